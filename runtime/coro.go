@@ -1,0 +1,122 @@
+// Task switching.
+//
+// Every task of the cooperative core and every goroutine of the M:P:G engine
+// is a real Go goroutine that is parked except while it holds the baton.
+// The baton is passed by a coroutine switch: the scheduler resumes a task and
+// blocks until the task yields (or returns); the task yields and blocks until
+// it is resumed. At any instant at most one of the two sides does observable
+// work, so a whole run is deterministic whatever the host's GOMAXPROCS.
+//
+// Two mechanisms were measured (BenchmarkSwitch* in coro_test.go, figures in
+// docs/performance.md):
+//
+//   - the lesson's handoff over unbuffered channels: resume is a send on the
+//     task's channel followed by a receive on the scheduler's; yield is the
+//     mirror image. Each switch wakes a goroutine through the host scheduler.
+//   - iter.Pull, whose coroutine switch (runtime.coroswitch) hands the
+//     thread directly from one goroutine to the other without a trip through
+//     a run queue.
+//
+// iter.Pull was several times faster, so coro is built on it.
+//
+// Invariants:
+//
+//   - resume is called only by the scheduler side, never from inside the
+//     coroutine, and never after the coroutine finished;
+//   - yield is called only from inside the coroutine's own function while it
+//     runs;
+//   - after stop returns, the coroutine's goroutine has exited: a coroutine
+//     stopped while parked in yield unwinds its stack with a private panic
+//     that its own frame recovers, so no host goroutine is left behind.
+
+package runtime
+
+import (
+	"fmt"
+	"iter"
+	goruntime "runtime"
+)
+
+// coroStopped is the panic value with which yield unwinds a coroutine that
+// is being stopped. It is recovered by the coroutine's outermost frame.
+type coroStopped struct{}
+
+// A TaskPanic is a panic raised by a task's own code, carried out of the
+// coroutine to the scheduler side with the stack at the point of the panic.
+type TaskPanic struct {
+	Value any    // the value passed to panic
+	Stack []byte // the goroutine's stack when it panicked
+}
+
+func (p *TaskPanic) Error() string { return fmt.Sprintf("task panicked: %v", p.Value) }
+
+// coro is the task-switch primitive shared by Sched and Machine.
+type coro struct {
+	next     func() (struct{}, bool)
+	stopFn   func()
+	yieldFn  func(struct{}) bool
+	done     bool       // the function returned, panicked or was stopped
+	running  bool       // between resume and the matching yield
+	panicked *TaskPanic // set when the function panicked
+}
+
+// newCoro returns a coroutine that will run f when first resumed. f receives
+// the coroutine so that it can yield.
+func newCoro(f func(c *coro)) *coro {
+	c := &coro{}
+	c.next, c.stopFn = iter.Pull(func(yield func(struct{}) bool) {
+		c.yieldFn = yield
+		defer func() {
+			if r := recover(); r != nil {
+				if _, ok := r.(coroStopped); ok {
+					return
+				}
+				buf := make([]byte, 16<<10)
+				buf = buf[:goruntime.Stack(buf, false)]
+				c.panicked = &TaskPanic{Value: r, Stack: buf}
+			}
+		}()
+		f(c)
+	})
+	return c
+}
+
+// resume runs the coroutine until it yields or finishes. It reports whether
+// the coroutine is still alive (it yielded rather than finished).
+func (c *coro) resume() bool {
+	if c.done {
+		throw("resume of a finished coroutine")
+	}
+	c.running = true
+	_, ok := c.next()
+	c.running = false
+	if !ok {
+		c.done = true
+	}
+	return ok
+}
+
+// yield hands control back to the side that called resume and blocks until
+// the next resume. If the coroutine is stopped instead, yield unwinds the
+// coroutine's stack and never returns.
+func (c *coro) yield() {
+	if !c.running {
+		panic("schedlab: yield called outside its task (from another goroutine, or after the task returned)")
+	}
+	c.running = false
+	if !c.yieldFn(struct{}{}) {
+		panic(coroStopped{})
+	}
+	c.running = true
+}
+
+// stop ends a coroutine that is parked in yield (or was never started):
+// its stack unwinds and its goroutine exits. stop of a finished coroutine
+// does nothing.
+func (c *coro) stop() {
+	if c.done {
+		return
+	}
+	c.done = true
+	c.stopFn()
+}

@@ -1,0 +1,145 @@
+// The event stream.
+//
+// Every scheduling decision the Machine makes is reported as one Event to the
+// Tracer named in Config. Events are the only way consumers (the text trace,
+// JSON lines, Chrome/Perfetto export, the HTML timeline, schedtrace lines,
+// the REPL's :step) learn what happened, so each event carries everything
+// needed to reconstruct the state of every P, M and G without looking inside
+// the Machine.
+//
+// Event names follow Go's execution tracer (internal/trace): GoCreate,
+// GoStart, GoBlock, GoUnblock, GoSched, GoPreempt, GoSyscallBegin,
+// GoSyscallEnd, GoDestroy, ProcStart, ProcStop, ProcSteal, plus a few that
+// only a simulator can see (GlobalRunqPut, RunqSteal, MSpinning ...).
+//
+// Nothing in an event depends on the host: times are virtual nanoseconds,
+// ids are the Machine's own counters, and the order of events is the order
+// of the simulation, which is fixed by the seed.
+
+package runtime
+
+// EventKind names a scheduling event.
+type EventKind uint8
+
+// Event kinds. The comment after each says which fields it uses besides
+// Time, P, M and G.
+const (
+	EvNone           EventKind = iota
+	EvGoCreate                 // G created G2 (newproc); Arg = 1 if put in runnext; Reason = function name
+	EvGoStart                  // G starts running on P/M (execute); Arg = 1 if it inherits the time slice
+	EvGoSched                  // G called gosched and went to the global queue (goschedImpl)
+	EvGoPreempt                // G was preempted after its time slice and went to the global queue
+	EvGoBlock                  // G parked (gopark); Reason = wait reason
+	EvGoUnblock                // G readied G2 (goready); Arg = 1 if put in runnext, 0 if on the local ring, 2 if global
+	EvGoSyscallBegin           // G entered a syscall lasting Arg ns (entersyscall)
+	EvGoSyscallEnd             // G left its syscall (exitsyscall); Reason = "fast" (kept its P), "idle p" or "no p"
+	EvGoDestroy                // G returned and is dead (goexit0)
+	EvGoWork                   // G burns Arg ns of CPU (work); the P is busy until Time+Arg
+	EvGoSleep                  // G sleeps until Arg (time.Sleep); a GoBlock follows
+	EvProcStart                // M acquired P and starts running it (acquirep)
+	EvProcStop                 // M released P, which becomes idle (releasep + pidleput)
+	EvProcSteal                // the P was retaken from M, whose G is in a syscall (retake → handoffp)
+	EvRunqSteal                // P stole Arg Gs from P2's run queue (runqsteal); G2 = the G it will run
+	EvGlobalRunqPut            // Arg Gs were moved from P's ring to the global queue (runqputslow)
+	EvGlobalRunqGet            // P took Arg Gs from the global queue (globrunqget/globrunqgetbatch)
+	EvMSpinning                // M became spinning (looking for work)
+	EvMStop                    // M found nothing to do and parked (stopm); its thread sleeps
+	EvMStart                   // M was created (newm) or woken (startm) for P
+	EvTimerFire                // a timer expired; G2 is the G it readies
+	EvProcResize               // gomaxprocs changed from Arg to P2 (procresize)
+	EvPrint                    // the program printed Reason (not a scheduling event; for traces that interleave output)
+	evKindCount
+)
+
+var eventNames = [...]string{
+	EvNone:           "None",
+	EvGoCreate:       "GoCreate",
+	EvGoStart:        "GoStart",
+	EvGoSched:        "GoSched",
+	EvGoPreempt:      "GoPreempt",
+	EvGoBlock:        "GoBlock",
+	EvGoUnblock:      "GoUnblock",
+	EvGoSyscallBegin: "GoSyscallBegin",
+	EvGoSyscallEnd:   "GoSyscallEnd",
+	EvGoDestroy:      "GoDestroy",
+	EvGoWork:         "GoWork",
+	EvGoSleep:        "GoSleep",
+	EvProcStart:      "ProcStart",
+	EvProcStop:       "ProcStop",
+	EvProcSteal:      "ProcSteal",
+	EvRunqSteal:      "RunqSteal",
+	EvGlobalRunqPut:  "GlobalRunqPut",
+	EvGlobalRunqGet:  "GlobalRunqGet",
+	EvMSpinning:      "MSpinning",
+	EvMStop:          "MStop",
+	EvMStart:         "MStart",
+	EvTimerFire:      "TimerFire",
+	EvProcResize:     "ProcResize",
+	EvPrint:          "Print",
+}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) {
+		return eventNames[k]
+	}
+	return "EventKind(?)"
+}
+
+// EventKinds returns every event kind, in declaration order (for docs and
+// tests that must cover them all).
+func EventKinds() []EventKind {
+	ks := make([]EventKind, 0, evKindCount-1)
+	for k := EvNone + 1; k < evKindCount; k++ {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// An Event is one scheduling decision. Ids that do not apply are -1 (P, M,
+// P2) or 0 (G, G2).
+type Event struct {
+	Seq    uint64    // position in the stream, from 1
+	Time   int64     // virtual time in ns
+	P      int32     // the P involved, -1 if none
+	M      int32     // the M involved, -1 if none
+	G      int64     // the goroutine involved, 0 if none
+	Kind   EventKind // what happened
+	G2     int64     // a second goroutine (created, readied, stolen), 0 if none
+	P2     int32     // a second P (steal victim, new GOMAXPROCS), -1 if none
+	Arg    int64     // a count or a duration, see the kind's comment
+	Reason string    // a wait reason, a function name, printed text
+}
+
+// A Tracer receives every event of a run, in order. The Event is only valid
+// during the call: a Tracer that keeps it must copy it.
+type Tracer interface {
+	Event(ev *Event)
+}
+
+// TracerFunc adapts a function to the Tracer interface.
+type TracerFunc func(ev *Event)
+
+// Event calls f(ev).
+func (f TracerFunc) Event(ev *Event) { f(ev) }
+
+// MultiTracer returns a Tracer that passes every event to each of ts in
+// order. Nil tracers are skipped.
+func MultiTracer(ts ...Tracer) Tracer {
+	var live []Tracer
+	for _, t := range ts {
+		if t != nil {
+			live = append(live, t)
+		}
+	}
+	switch len(live) {
+	case 0:
+		return nil
+	case 1:
+		return live[0]
+	}
+	return TracerFunc(func(ev *Event) {
+		for _, t := range live {
+			t.Event(ev)
+		}
+	})
+}
