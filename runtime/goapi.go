@@ -1,0 +1,190 @@
+// The goroutine's side of the Machine.
+//
+// A goroutine's Func receives its own *G and calls these methods to do what
+// a Go program does with the go statement, runtime.Gosched, channels, time
+// and sync. Each method that can block arranges what happens next (its M
+// schedules, a timer is set, a completion is queued) and then yields the
+// baton; it returns when the scheduler runs the G again.
+//
+// Every method must be called by the goroutine itself while it runs; a call
+// from anywhere else is a simulator misuse and throws.
+
+package runtime
+
+import "fmt"
+
+// check throws unless g is the goroutine running now.
+func (g *G) check() {
+	if g.m.curg != g {
+		throw(fmt.Sprintf("G%d called a scheduling method while not running", g.goid))
+	}
+}
+
+// Go creates a goroutine running fn (the go statement). The new G goes into
+// runnext of the current P, kicking the G that was there to the ring, and
+// an idle P is woken to steal if there is one. name labels the goroutine in
+// traces and dumps. Mirrors newproc.
+func (g *G) Go(fn Func, name string) (*G, error) {
+	g.check()
+	m := g.m
+	if max := m.cfg.MaxGoroutines; max > 0 && m.ngalive >= max {
+		return nil, &LimitError{What: "goroutines", Msg: fmt.Sprintf("goroutine limit reached: %d goroutines alive (--max-goroutines=%d)", m.ngalive, max)}
+	}
+	pp := g.mp.p
+	newg := m.newproc1(fn, g, pp, name)
+	m.stats.Spawns++
+	m.emit(EvGoCreate, pp, g.mp, g, newg, -1, 1, name)
+	m.runqput(pp, newg, true)
+	m.wakep()
+	if m.cfg.SpawnCost > 0 {
+		g.Work(m.cfg.SpawnCost)
+	}
+	return newg, nil
+}
+
+// Gosched yields the processor: g goes to the global run queue and the P
+// runs something else (runtime.Gosched). With nothing else runnable, g is
+// taken straight back from the global queue. Mirrors gosched_m.
+func (g *G) Gosched() {
+	g.check()
+	g.m.goschedImpl(g, false)
+	g.co.yield()
+}
+
+// Park blocks g with the given wait reason until another goroutine calls
+// Ready on it, and returns the value passed to Ready. Mirrors gopark.
+func (g *G) Park(reason string) any {
+	g.check()
+	g.parkedByUser = true
+	g.m.gopark(g, reason)
+	g.co.yield()
+	v := g.param
+	g.param = nil
+	return v
+}
+
+// ParkHost is Park for a goroutine that waits for the host (the REPL's G1
+// between statements): while it waits and nothing else can run, the run is
+// Idle rather than deadlocked. The host wakes it with Machine.ReadyHost.
+func (g *G) ParkHost(reason string) any {
+	g.hostWait = true
+	v := g.Park(reason)
+	g.hostWait = false
+	return v
+}
+
+// Ready makes gp, parked by Park, runnable again, in runnext of g's P, and
+// passes it v as Park's result. Mirrors goready.
+func (g *G) Ready(gp *G, v any) error {
+	g.check()
+	if gp == nil || gp.status != Gwaiting || !gp.parkedByUser {
+		return notParked(gp)
+	}
+	gp.parkedByUser = false
+	gp.param = v
+	g.goready(gp)
+	return nil
+}
+
+func notParked(gp *G) error {
+	if gp == nil {
+		return fmt.Errorf("ready of a nil goroutine")
+	}
+	if gp.status == Gwaiting {
+		return fmt.Errorf("ready of goroutine %d, which is blocked on %s, not parked by park()", gp.goid, gp.waitreason)
+	}
+	return fmt.Errorf("ready of goroutine %d, which is not parked (it is %v)", gp.goid, gp.status)
+}
+
+// ReadyHost readies gp, parked by ParkHost, from outside the run (the
+// host). It goes on the global queue, and an idle P is woken for it.
+func (m *Machine) ReadyHost(gp *G, v any) error {
+	if gp == nil || gp.status != Gwaiting || !gp.parkedByUser {
+		return notParked(gp)
+	}
+	gp.parkedByUser = false
+	gp.param = v
+	m.ready(gp, nil, nil, false)
+	if m.result.Outcome == Idle {
+		m.result.Outcome = Running
+	}
+	return nil
+}
+
+// Current returns the goroutine running now, or nil.
+func (m *Machine) Current() *G { return m.curg }
+
+// Now returns the virtual time in nanoseconds (time.Now).
+func (g *G) Now() int64 { return g.m.now }
+
+// Work burns d ns of CPU on g's P: virtual time passes while the P stays
+// busy. A G working longer than the 10ms time slice is preempted by sysmon
+// (unless preemption is off) and finishes its work when it runs again.
+func (g *G) Work(d int64) {
+	g.check()
+	m := g.m
+	if g.preempt && !m.cfg.NoPreempt {
+		g.preempt = false
+		m.goschedImpl(g, true)
+		g.co.yield()
+	}
+	if d <= 0 {
+		return
+	}
+	g.workLeft = d
+	for g.workLeft > 0 {
+		left := g.workLeft
+		g.workUntil = m.now + left
+		m.emit(EvGoWork, g.mp.p, g.mp, g, nil, -1, left, "")
+		m.after(left, action{kind: actResume, gp: g, gen: g.gen})
+		g.co.yield()
+		// Resumed either when the work was done (workLeft is 0) or,
+		// after a preemption, to do what is left.
+	}
+	g.runtime += d
+}
+
+// Preempt is a safe point for a goroutine that has run its time slice
+// without a scheduling point (the language calls it every so many
+// interpreter steps). With preemption on, g goes to the global queue as
+// sysmon's preemption would send it, and Preempt reports true once g runs
+// again; with preemption off it does nothing and reports false.
+func (g *G) Preempt() bool {
+	g.check()
+	if g.m.cfg.NoPreempt {
+		return false
+	}
+	g.preempt = false
+	g.m.goschedImpl(g, true)
+	g.co.yield()
+	return true
+}
+
+// Syscall makes a blocking system call lasting d ns. The G keeps its P in
+// _Psyscall; if the call lasts past a sysmon tick and there is other work,
+// sysmon hands the P to another M (a new thread if none is idle). On return
+// the G gets its P back, or an idle one, or waits on the global queue.
+func (g *G) Syscall(d int64) {
+	g.check()
+	g.m.entersyscall(g, max(d, 0))
+	g.co.yield()
+}
+
+// GOMAXPROCS sets the number of Ps to n and returns the previous number;
+// n < 1 only reports it (runtime.GOMAXPROCS). Changing it stops the world:
+// Gs working on other Ps are preempted to the global queue.
+func (g *G) GOMAXPROCS(n int) (int, error) {
+	g.check()
+	m := g.m
+	prev := int(m.gomaxprocs)
+	if n < 1 || n == prev {
+		return prev, nil
+	}
+	if n > maxProcs {
+		return prev, fmt.Errorf("gomaxprocs: %d is more than the limit of %d", n, maxProcs)
+	}
+	m.stopTheWorld(g)
+	m.procresize(int32(n))
+	m.startTheWorld()
+	return prev, nil
+}

@@ -1,0 +1,511 @@
+// The Machine: a deterministic discrete-event simulation of Go's scheduler.
+//
+// A Machine holds the three kinds of objects of proc.go. A G is a goroutine:
+// here a Go function running as a coroutine (see coro.go) plus the
+// bookkeeping the runtime keeps in its g struct. An M is a thread: it has no
+// code of its own, only the state that says which P it holds, which G it runs,
+// whether it is spinning, parked or blocked in a syscall. A P is a processor:
+// the right to run Go code, with its local run queue (a 256-slot ring and the
+// runnext slot), its timers and its cache of dead Gs. GOMAXPROCS Ps exist.
+//
+// Time is virtual. Go code costs nothing: only work(d), syscall(d), sleep(d)
+// and timers move the clock. The Machine keeps a queue of future actions, each
+// stamped with a virtual time and a sequence number: an M that must run
+// schedule(), a G whose work or syscall is done, a timer, a sysmon tick. The
+// run loop (Step) takes the earliest action (ties in the order they were
+// queued), advances the clock to it and performs it. Performing it may resume
+// exactly one G's coroutine, which runs real code until its next scheduling
+// point and then hands the baton back. So exactly one goroutine runs real code
+// at any moment, and Ps that are "busy in parallel" are Ps whose actions
+// interleave on the virtual clock. Everything that the real runtime decides
+// by chance (steal victim order, select case order) is drawn from one PRNG
+// seeded by Config.Seed. A run is therefore a pure function of the program,
+// the configuration and the seed.
+//
+// What the simulation leaves out: the garbage collector and its workers, the
+// network poller, locked threads and cgo, stack growth, and the memory
+// allocator's per-P caches. What it keeps is everything that decides which G
+// runs where and when: the run queues, stealing, spinning Ms, syscall
+// hand-off, sysmon's retake and preemption, timers, channels, select,
+// semaphores, and the G state machine.
+
+package runtime
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync/atomic"
+)
+
+// Constants of the real runtime.
+const (
+	runqSize         = 256              // len(p.runq), runtime2.go
+	goidCacheBatch   = 16               // _GoidCacheBatch, proc.go
+	forcePreemptNS   = 10 * 1000 * 1000 // forcePreemptNS, proc.go: the 10ms time slice
+	sysmonMinDelay   = 20 * 1000        // sysmon starts with a 20µs sleep
+	sysmonMaxDelay   = 10 * 1000 * 1000 // and backs off to at most 10ms
+	sysmonIdleCycles = 50               // idle cycles before sysmon backs off
+	syscallRetakeNS  = 10 * 1000 * 1000 // retake even with no other work after 10ms
+	gFreeLocalMax    = 64               // gfput moves half of a P's free list to the global one at 64
+	gFreeBatch       = 32               // gfget refills a P's free list with up to 32
+	stealTries       = 4                // stealWork's rounds
+	maxProcs         = 1024             // an upper bound on GOMAXPROCS, for sanity
+	globrunqMaxBatch = runqSize / 2     // findRunnable asks globrunqgetbatch for len(runq)/2
+)
+
+// Config says how to build a Machine.
+type Config struct {
+	Procs     int    // GOMAXPROCS at start; 0 means 1
+	Seed      uint64 // seeds the one PRNG of the run
+	NoPreempt bool   // turn off sysmon's preemption of long-running Gs (as before Go 1.14)
+	Tracer    Tracer // receives every scheduling event; nil for none
+
+	// Limits. Zero means no limit.
+	MaxGoroutines int   // goroutines alive at once
+	MaxTime       int64 // virtual nanoseconds
+
+	// Costs in virtual nanoseconds, all zero by default.
+	SpawnCost      int64 // charged to the creating G by newproc
+	SwitchCost     int64 // charged to a P each time its M runs schedule
+	WakeupLatency  int64 // from startm to the woken M running schedule
+	HostWaitReason string
+}
+
+// Outcome says how a run ended.
+type Outcome int
+
+// Outcomes of a run.
+const (
+	Running  Outcome = iota // not finished yet
+	Exited                  // the main goroutine returned
+	Panicked                // a goroutine failed (a Go panic or an error it returned)
+	Deadlock                // no goroutine can ever run again
+	Limit                   // a resource limit was reached
+	Canceled                // Interrupt was called
+	Idle                    // nothing can run until the host readies a goroutine (REPL)
+	Internal                // a simulator bug (InternalError)
+)
+
+var outcomeNames = [...]string{"running", "exited", "panic", "deadlock", "limit", "canceled", "idle", "internal error"}
+
+func (o Outcome) String() string {
+	if int(o) < len(outcomeNames) {
+		return outcomeNames[o]
+	}
+	return fmt.Sprintf("Outcome(%d)", int(o))
+}
+
+// ErrDeadlock is Go's fatal error text for a run in which nothing can run.
+var ErrDeadlock = errors.New("all goroutines are asleep - deadlock!")
+
+// A LimitError reports a resource limit reached by a run.
+type LimitError struct {
+	What string // "goroutines", "virtual time", "steps", "wall time"
+	Msg  string // the full diagnosis
+}
+
+func (e *LimitError) Error() string { return e.Msg }
+
+// A Result is how a run ended.
+type Result struct {
+	Outcome Outcome
+	Err     error // the panic, deadlock, limit or internal error; nil for Exited
+	G       *G    // the goroutine that failed, for Panicked (and for Limit when one G is to blame)
+	Time    int64 // virtual time at the end
+}
+
+// Func is the code of a goroutine. It runs on the Machine's coroutine and may
+// call the scheduling methods of g (and only of g). A non-nil error ends the
+// run as an unrecovered panic in that goroutine would.
+type Func func(g *G) error
+
+// A Machine is one simulated Go program: its Ps, Ms, Gs, run queues, timers
+// and clock. A Machine is not safe for concurrent use except Interrupt.
+type Machine struct {
+	cfg Config
+	rng *rand.Rand
+
+	now     int64
+	actions actionHeap
+	seq     uint64 // action sequence numbers
+	evseq   uint64 // event sequence numbers
+	ev      Event  // scratch event handed to the tracer
+
+	allp       []*P  // the first gomaxprocs are live
+	gomaxprocs int32 // len of the live prefix of allp
+	pidle      []*P  // idle Ps, a stack (pidleput/pidleget)
+	allm       []*M
+	midle      []*M // idle Ms, a stack (mput/mget)
+	nmspinning int32
+
+	runq     gQueue // the global run queue
+	gFree    gList  // global cache of dead Gs
+	allg     []*G   // every G ever made, in creation order
+	goidgen  int64
+	nchan    int64
+	ngalive  int // Gs that are not dead
+	curg     *G  // the G whose coroutine is running, if any
+	mainG    *G  // G1
+	stealOrd randomOrder
+
+	sysmonOn    bool
+	sysmonDelay int64
+	sysmonIdle  int
+
+	result      Result
+	interrupted atomic.Pointer[error]
+	stats       Stats
+}
+
+// NewMachine returns a Machine with cfg.Procs idle Ps, ready for Start.
+func NewMachine(cfg Config) *Machine {
+	if cfg.Procs <= 0 {
+		cfg.Procs = 1
+	}
+	if cfg.Procs > maxProcs {
+		cfg.Procs = maxProcs
+	}
+	if cfg.HostWaitReason == "" {
+		cfg.HostWaitReason = "host"
+	}
+	m := &Machine{
+		cfg: cfg,
+		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5c4ed1ab)),
+	}
+	m.procresize(int32(cfg.Procs))
+	return m
+}
+
+// Config returns the configuration the Machine was built with.
+func (m *Machine) Config() Config { return m.cfg }
+
+// Now returns the virtual time in nanoseconds.
+func (m *Machine) Now() int64 { return m.now }
+
+// GOMAXPROCS returns the current number of Ps.
+func (m *Machine) GOMAXPROCS() int { return int(m.gomaxprocs) }
+
+// cheaprandn returns a seeded pseudo-random number in [0, n).
+func (m *Machine) cheaprandn(n uint32) uint32 { return m.rng.Uint32N(n) }
+
+// Rand returns a seeded pseudo-random number in [0, n): the run's one PRNG,
+// for callers (the language) that need randomness that replays with the seed.
+func (m *Machine) Rand(n uint32) uint32 { return m.cheaprandn(n) }
+
+// emit sends one event to the tracer, if any.
+func (m *Machine) emit(kind EventKind, pp *P, mp *M, gp *G, g2 *G, p2 int32, arg int64, reason string) {
+	m.countEvent(kind)
+	if m.cfg.Tracer == nil {
+		return
+	}
+	m.evseq++
+	ev := &m.ev
+	*ev = Event{Seq: m.evseq, Time: m.now, P: -1, M: -1, P2: p2, Kind: kind, Arg: arg, Reason: reason}
+	if pp != nil {
+		ev.P = pp.id
+	}
+	if mp != nil {
+		ev.M = mp.id
+	}
+	if gp != nil {
+		ev.G = gp.goid
+	}
+	if g2 != nil {
+		ev.G2 = g2.goid
+	}
+	m.cfg.Tracer.Event(ev)
+}
+
+// Emit reports an event on behalf of the running goroutine, for events the
+// language makes (EvPrint). It is a no-op without a tracer.
+func (g *G) Emit(kind EventKind, reason string) {
+	m := g.m
+	m.emit(kind, g.curP(), g.mp, g, nil, -1, 0, reason)
+}
+
+// Start creates the main goroutine G1 running main on P0, with M0, and makes
+// it ready to run. It must be called once, before Step or Run.
+func (m *Machine) Start(main Func) *G {
+	if m.mainG != nil {
+		throw("Start called twice")
+	}
+	pp := m.allp[0]
+	mp := m.newm()
+	m.pidleRemove(pp)
+	m.acquirep(mp, pp)
+	gp := m.newproc1(main, nil, pp, "main")
+	m.mainG = gp
+	m.runqput(pp, gp, true)
+	m.scheduleAfter(mp, 0)
+	m.result.Outcome = Running
+	return gp
+}
+
+// Main returns G1, or nil before Start.
+func (m *Machine) Main() *G { return m.mainG }
+
+// Run steps the Machine until the run ends (or goes idle, waiting for the
+// host) and returns how it ended.
+func (m *Machine) Run() *Result {
+	for m.Step() {
+	}
+	return &m.result
+}
+
+// Result returns how the run ended so far; Outcome is Running while it goes on.
+func (m *Machine) Result() *Result { return &m.result }
+
+// Done reports whether the run has ended (any outcome but Running and Idle).
+func (m *Machine) Done() bool {
+	o := m.result.Outcome
+	return o != Running && o != Idle
+}
+
+// Interrupt asks the run to end with outcome Canceled and the given error at
+// the next action. It is the one method that may be called from any
+// goroutine (a signal handler, a timer).
+func (m *Machine) Interrupt(err error) {
+	if err == nil {
+		err = errors.New("interrupted")
+	}
+	m.interrupted.Store(&err)
+}
+
+// Step performs the next action: one M's trip through schedule, a work or
+// syscall completing, a timer firing, or a sysmon tick. It reports whether
+// the run can go on (false once it ended or went idle).
+func (m *Machine) Step() bool {
+	if m.Done() {
+		return false
+	}
+	if p := m.interrupted.Swap(nil); p != nil {
+		m.finish(Canceled, *p, nil)
+		return false
+	}
+	if m.actions.Len() == 0 {
+		m.checkdead()
+		return false
+	}
+	a := heap.Pop(&m.actions).(action)
+	if m.cfg.MaxTime > 0 && a.when > m.cfg.MaxTime {
+		m.now = m.cfg.MaxTime
+		heap.Push(&m.actions, a)
+		m.finish(Limit, &LimitError{What: "virtual time", Msg: fmt.Sprintf("virtual time limit of %s reached", FormatDuration(m.cfg.MaxTime))}, nil)
+		return false
+	}
+	if a.when > m.now {
+		m.now = a.when
+	}
+	m.result.Outcome = Running
+	m.perform(a)
+	return !m.Done()
+}
+
+// Pending reports whether the Machine has any future action queued (used by
+// the REPL to tell "idle, waiting for input" from "still going").
+func (m *Machine) Pending() bool { return m.actions.Len() > 0 }
+
+// finish ends the run with the given outcome, unless it has ended already.
+func (m *Machine) finish(o Outcome, err error, gp *G) {
+	if m.Done() {
+		return
+	}
+	m.result = Result{Outcome: o, Err: err, G: gp, Time: m.now}
+}
+
+// Close stops the coroutine of every goroutine still alive, so that no host
+// goroutine outlives the run. The Machine can't be used after Close.
+func (m *Machine) Close() {
+	if !m.Done() {
+		m.finish(Canceled, errors.New("machine closed"), nil)
+	}
+	for _, gp := range m.allg {
+		if gp.co != nil {
+			gp.co.stop()
+			gp.co = nil
+		}
+	}
+	m.actions = nil
+}
+
+// checkdead is called when no action is queued: nothing is running, no G is
+// in a syscall or working, no timer is pending. If some G waits for the
+// host, the run is idle; otherwise every live G is blocked for good: Go's
+// deadlock. Mirrors checkdead in proc.go.
+func (m *Machine) checkdead() {
+	for _, gp := range m.allg {
+		if gp.status == Gwaiting && gp.hostWait {
+			m.result = Result{Outcome: Idle, Time: m.now}
+			return
+		}
+	}
+	m.finish(Deadlock, ErrDeadlock, nil)
+}
+
+// action kinds.
+const (
+	actSchedule    = iota // mp runs schedule()
+	actResume             // gp's work is done: resume it on its M
+	actSyscallDone        // gp's syscall returns: exitsyscall
+	actTimer              // pp's timer may have expired: wake someone to run it
+	actSysmon             // a sysmon tick
+)
+
+// An action is something the Machine will do at a virtual time.
+type action struct {
+	when int64
+	seq  uint64
+	kind uint8
+	mp   *M
+	gp   *G
+	pp   *P
+	gen  uint64 // must equal gp.gen (actResume) or mp.gen (actSchedule), or the action is stale
+}
+
+type actionHeap []action
+
+func (h actionHeap) Len() int { return len(h) }
+func (h actionHeap) Less(i, j int) bool {
+	if h[i].when != h[j].when {
+		return h[i].when < h[j].when
+	}
+	return h[i].seq < h[j].seq
+}
+func (h actionHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *actionHeap) Push(x any)   { *h = append(*h, x.(action)) }
+func (h *actionHeap) Pop() any {
+	old := *h
+	a := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return a
+}
+
+// after queues a at d ns from now.
+func (m *Machine) after(d int64, a action) {
+	m.seq++
+	a.when = m.now + d
+	a.seq = m.seq
+	heap.Push(&m.actions, a)
+}
+
+// perform carries out one action.
+func (m *Machine) perform(a action) {
+	switch a.kind {
+	case actSchedule:
+		if a.gen != a.mp.gen {
+			return // the M was parked since; startm queued a new action
+		}
+		m.schedule(a.mp)
+	case actResume:
+		if a.gen != a.gp.gen {
+			return // the work was preempted; this completion is stale
+		}
+		gp := a.gp
+		gp.workLeft = 0
+		m.resume(gp)
+	case actSyscallDone:
+		m.exitsyscall(a.gp)
+	case actTimer:
+		m.timerWake(a.pp)
+	case actSysmon:
+		m.sysmon()
+	}
+}
+
+// Stats are the Machine's counters, as stats() shows them.
+type Stats struct {
+	Goroutines    int   // created in all
+	Switches      int64 // GoStart events: Gs put on a CPU
+	Steals        int64 // successful runqsteal calls
+	Stolen        int64 // Gs moved by stealing
+	Preemptions   int64 // GoPreempt events
+	Syscalls      int64 // GoSyscallBegin events
+	Handoffs      int64 // Ps retaken from a syscall by sysmon
+	GlobalPuts    int64 // Gs put on the global queue
+	Spawns        int64 // newproc calls
+	GFreeReused   int64 // spawns that reused a dead G
+	TimersFired   int64
+	ParkedTotal   int64 // GoBlock events
+	MaxThreads    int   // most Ms ever alive (all Ms are kept)
+	MaxGoroutines int   // most Gs alive at once
+	Events        int64 // scheduling events emitted (counted with or without a tracer)
+}
+
+func (m *Machine) countEvent(kind EventKind) {
+	m.stats.Events++
+	switch kind {
+	case EvGoStart:
+		m.stats.Switches++
+	case EvGoPreempt:
+		m.stats.Preemptions++
+	case EvGoSyscallBegin:
+		m.stats.Syscalls++
+	case EvProcSteal:
+		m.stats.Handoffs++
+	case EvTimerFire:
+		m.stats.TimersFired++
+	case EvGoBlock:
+		m.stats.ParkedTotal++
+	}
+}
+
+// Counter is one named scheduler counter.
+type Counter struct {
+	Name  string
+	Value int64
+}
+
+// Counters returns the scheduler's counters and current gauges in a fixed
+// order, for stats() and :stats.
+func (m *Machine) Counters() []Counter {
+	s := &m.stats
+	idle := int64(len(m.pidle))
+	spinning := int64(m.nmspinning)
+	return []Counter{
+		{"time", m.now},
+		{"gomaxprocs", int64(m.gomaxprocs)},
+		{"goroutines", int64(m.ngalive)},
+		{"goroutines_created", int64(s.Goroutines)},
+		{"max_goroutines", int64(s.MaxGoroutines)},
+		{"threads", int64(len(m.allm))},
+		{"idle_threads", int64(len(m.midle))},
+		{"spinning", spinning},
+		{"idle_procs", idle},
+		{"global_runq", int64(m.runq.size)},
+		{"switches", s.Switches},
+		{"spawns", s.Spawns},
+		{"gfree_reused", s.GFreeReused},
+		{"steals", s.Steals},
+		{"stolen", s.Stolen},
+		{"preemptions", s.Preemptions},
+		{"syscalls", s.Syscalls},
+		{"handoffs", s.Handoffs},
+		{"global_puts", s.GlobalPuts},
+		{"timers_fired", s.TimersFired},
+		{"blocks", s.ParkedTotal},
+		{"events", s.Events},
+	}
+}
+
+// Goroutines returns every goroutine that is not dead, in id order.
+func (m *Machine) Goroutines() []*G {
+	var gs []*G
+	for _, gp := range m.allg {
+		if gp.status != Gdead && gp.status != Gidle {
+			gs = append(gs, gp)
+		}
+	}
+	slices.SortFunc(gs, func(a, b *G) int {
+		switch {
+		case a.goid < b.goid:
+			return -1
+		case a.goid > b.goid:
+			return 1
+		}
+		return 0
+	})
+	return gs
+}

@@ -1,0 +1,969 @@
+// The scheduler: run queues, schedule, findRunnable, stealing, spinning Ms.
+//
+// This file mirrors the scheduling half of proc.go, function by function.
+// Each function says which runtime function it follows and where it
+// deliberately differs. The shape of the algorithm, in the runtime's words:
+//
+// Every M, when its G stops (blocks, yields, exits, is preempted), calls
+// schedule, which calls findRunnable to get the next G and execute to run it.
+// findRunnable looks, in order: every 61st schedtick at the global queue (so
+// two Gs that keep readying each other through runnext cannot starve it); at
+// the P's own timers; at the local run queue (runnext first, then the ring);
+// at the global queue, taking a batch; and then, if not too many Ms are
+// spinning already, it becomes a spinning M and tries up to four times to
+// steal half of another P's ring, visiting the Ps in a random order and taking
+// runnext only in the last round. An M that finds nothing gives its P back to
+// the idle list and parks.
+//
+// Ms are woken conservatively ("Worker thread parking/unparking" in proc.go):
+// wakep starts a spinning M only if there is an idle P and no M is spinning
+// already, and a spinning M that finds work stops spinning and calls wakep
+// again, so that one new spinning M looks for the next piece of work.
+//
+// In the simulation an M "blocks" by not having an action queued; startm
+// queues one. Each trip through schedule is one action, so Ps interleave on
+// the virtual clock in the order their Ms became ready.
+
+package runtime
+
+import "fmt"
+
+// newm creates a new M (a thread). Mirrors newm/allocm.
+func (m *Machine) newm() *M {
+	mp := &M{id: int32(len(m.allm))}
+	m.allm = append(m.allm, mp)
+	if len(m.allm) > m.stats.MaxThreads {
+		m.stats.MaxThreads = len(m.allm)
+	}
+	return mp
+}
+
+// mput puts mp on the idle M list. Mirrors mput.
+func (m *Machine) mput(mp *M) {
+	mp.idle = true
+	m.midle = append(m.midle, mp)
+}
+
+// mget takes an M from the idle list, or returns nil. Mirrors mget.
+func (m *Machine) mget() *M {
+	n := len(m.midle)
+	if n == 0 {
+		return nil
+	}
+	mp := m.midle[n-1]
+	m.midle = m.midle[:n-1]
+	mp.idle = false
+	return mp
+}
+
+// pidleput puts pp on the idle P list. Its run queue must be empty.
+// Mirrors pidleput.
+func (m *Machine) pidleput(pp *P) {
+	if !runqempty(pp) {
+		throw(fmt.Sprintf("pidleput: P%d has a non-empty run queue", pp.id))
+	}
+	pp.status = Pidle
+	pp.m = nil
+	m.pidle = append(m.pidle, pp)
+}
+
+// pidleget takes a P from the idle list, or returns nil. Mirrors pidleget.
+func (m *Machine) pidleget() *P {
+	n := len(m.pidle)
+	if n == 0 {
+		return nil
+	}
+	pp := m.pidle[n-1]
+	m.pidle = m.pidle[:n-1]
+	return pp
+}
+
+// pidleRemove takes a given P off the idle list.
+func (m *Machine) pidleRemove(pp *P) {
+	for i, q := range m.pidle {
+		if q == pp {
+			m.pidle = append(m.pidle[:i], m.pidle[i+1:]...)
+			return
+		}
+	}
+}
+
+// acquirep associates pp with mp. Mirrors acquirep/wirep.
+func (m *Machine) acquirep(mp *M, pp *P) {
+	if mp.p != nil || pp.m != nil {
+		throw(fmt.Sprintf("acquirep: M%d already has a P or P%d already has an M", mp.id, pp.id))
+	}
+	mp.p = pp
+	pp.m = mp
+	pp.status = Prunning
+	m.emit(EvProcStart, pp, mp, nil, nil, -1, 0, "")
+}
+
+// releasep disassociates mp from its P and returns the P. Mirrors releasep.
+func (m *Machine) releasep(mp *M) *P {
+	pp := mp.p
+	if pp == nil || pp.m != mp {
+		throw(fmt.Sprintf("releasep: M%d does not hold its P", mp.id))
+	}
+	mp.p = nil
+	pp.m = nil
+	return pp
+}
+
+// startm schedules some M to run pp, waking an idle one or creating one.
+// spinning says the M starts out spinning. Mirrors startm.
+func (m *Machine) startm(pp *P, spinning bool) {
+	mp := m.mget()
+	if mp == nil {
+		mp = m.newm()
+	}
+	if spinning {
+		mp.spinning = true
+	}
+	mp.nextp = pp
+	pp.status = Prunning
+	pp.m = mp
+	m.emit(EvMStart, pp, mp, nil, nil, -1, 0, "")
+	m.scheduleAfter(mp, m.cfg.WakeupLatency)
+}
+
+// stopm parks mp: it has no P and nothing to do. Mirrors stopm.
+func (m *Machine) stopm(mp *M) {
+	if mp.p != nil {
+		throw("stopm holding p")
+	}
+	if mp.spinning {
+		throw("stopm spinning")
+	}
+	mp.gen++ // any schedule action queued for it is stale now
+	m.emit(EvMStop, nil, mp, nil, nil, -1, 0, "")
+	m.mput(mp)
+}
+
+// wakep tries to start a spinning M on an idle P, if no M is spinning.
+// Mirrors wakep.
+func (m *Machine) wakep() {
+	if m.nmspinning != 0 {
+		return
+	}
+	pp := m.pidleget()
+	if pp == nil {
+		return
+	}
+	m.nmspinning++
+	m.startm(pp, true)
+}
+
+// becomeSpinning marks mp as spinning. Mirrors m.becomeSpinning.
+func (m *Machine) becomeSpinning(mp *M) {
+	mp.spinning = true
+	m.nmspinning++
+	m.emit(EvMSpinning, mp.p, mp, nil, nil, -1, 0, "")
+}
+
+// resetspinning is called by a spinning M that found work: it stops
+// spinning and, since there may be more work, wakes another spinning M.
+// Mirrors resetspinning.
+func (m *Machine) resetspinning(mp *M) {
+	if !mp.spinning {
+		throw("resetspinning: not a spinning m")
+	}
+	mp.spinning = false
+	m.nmspinning--
+	if m.nmspinning < 0 {
+		throw("resetspinning: negative nmspinning")
+	}
+	m.wakep()
+}
+
+// handoffp hands off pp from a syscall or a stopping M: start an M for it if
+// there is work, else put it on the idle list. Mirrors handoffp, without the
+// GC, trace-reader and netpoll clauses.
+func (m *Machine) handoffp(pp *P) {
+	if !runqempty(pp) || !m.runq.empty() {
+		m.startm(pp, false)
+		return
+	}
+	// No local work; make sure someone is spinning, so a G readied
+	// later is not left without an M.
+	if m.nmspinning+int32(len(m.pidle)) == 0 {
+		m.nmspinning++
+		m.startm(pp, true)
+		return
+	}
+	// Timers on the idle P keep their actions queued (see time.go), so
+	// they need no wakeNetPoller here.
+	m.pidleput(pp)
+}
+
+// runqempty reports whether pp has no G on its local run queue.
+// Mirrors runqempty.
+func runqempty(pp *P) bool {
+	return pp.runqhead == pp.runqtail && pp.runnext == nil
+}
+
+// runqlen is the number of Gs in pp's ring (not counting runnext).
+func runqlen(pp *P) int { return int(pp.runqtail - pp.runqhead) }
+
+// runqput puts gp on pp's local run queue. With next, gp goes in runnext and
+// the G that was there is kicked to the tail of the ring. A full ring moves
+// half of itself to the global queue (runqputslow). Mirrors runqput.
+func (m *Machine) runqput(pp *P, gp *G, next bool) {
+	if next {
+		old := pp.runnext
+		pp.runnext = gp
+		if old == nil {
+			return
+		}
+		gp = old
+	}
+	if pp.runqtail-pp.runqhead < runqSize {
+		pp.runq[pp.runqtail%runqSize] = gp
+		pp.runqtail++
+		return
+	}
+	m.runqputslow(pp, gp)
+}
+
+// runqputslow moves half of pp's full ring, plus gp, to the global queue, in
+// order. Mirrors runqputslow.
+func (m *Machine) runqputslow(pp *P, gp *G) {
+	n := (pp.runqtail - pp.runqhead) / 2
+	if n != runqSize/2 {
+		throw("runqputslow: queue is not full")
+	}
+	for i := uint32(0); i < n; i++ {
+		g1 := pp.runq[(pp.runqhead+i)%runqSize]
+		pp.runq[(pp.runqhead+i)%runqSize] = nil
+		m.globrunqput(g1)
+	}
+	pp.runqhead += n
+	m.globrunqput(gp)
+	m.emit(EvGlobalRunqPut, pp, pp.m, gp, nil, -1, int64(n+1), "")
+}
+
+// runqget takes a G from pp's local run queue: runnext first, then the head
+// of the ring. inheritTime is true for runnext: that G shares the time slice
+// of the G that readied it. Mirrors runqget.
+func runqget(pp *P) (gp *G, inheritTime bool) {
+	if next := pp.runnext; next != nil {
+		pp.runnext = nil
+		return next, true
+	}
+	if pp.runqhead == pp.runqtail {
+		return nil, false
+	}
+	gp = pp.runq[pp.runqhead%runqSize]
+	pp.runq[pp.runqhead%runqSize] = nil
+	pp.runqhead++
+	return gp, false
+}
+
+// runqputbatch puts the Gs of q on pp's ring; those that do not fit stay
+// on q. Mirrors runqputbatch.
+func runqputbatch(pp *P, q *gQueue) {
+	for !q.empty() && pp.runqtail-pp.runqhead < runqSize {
+		gp := q.pop()
+		pp.runq[pp.runqtail%runqSize] = gp
+		pp.runqtail++
+	}
+}
+
+// runqgrab takes half of p2's ring (rounded up) for a thief. If the ring is
+// empty and stealRunNextG is set, it takes p2's runnext instead. Mirrors
+// runqgrab (without the 3µs pause before stealing a running P's runnext).
+func runqgrab(p2 *P, stealRunNextG bool) []*G {
+	n := p2.runqtail - p2.runqhead
+	n -= n / 2
+	if n == 0 {
+		if stealRunNextG && p2.runnext != nil {
+			gp := p2.runnext
+			p2.runnext = nil
+			return []*G{gp}
+		}
+		return nil
+	}
+	batch := make([]*G, n)
+	for i := range n {
+		batch[i] = p2.runq[(p2.runqhead+i)%runqSize]
+		p2.runq[(p2.runqhead+i)%runqSize] = nil
+	}
+	p2.runqhead += n
+	return batch
+}
+
+// runqsteal steals half of p2's ring onto pp's ring and returns the last
+// stolen G, to run now. Mirrors runqsteal.
+func (m *Machine) runqsteal(pp, p2 *P, stealRunNextG bool) *G {
+	batch := runqgrab(p2, stealRunNextG)
+	if len(batch) == 0 {
+		return nil
+	}
+	gp := batch[len(batch)-1]
+	for _, g1 := range batch[:len(batch)-1] {
+		pp.runq[pp.runqtail%runqSize] = g1
+		pp.runqtail++
+	}
+	m.stats.Steals++
+	m.stats.Stolen += int64(len(batch))
+	m.emit(EvRunqSteal, pp, pp.m, gp, nil, p2.id, int64(len(batch)), "")
+	return gp
+}
+
+// globrunqput puts gp at the tail of the global queue. Mirrors globrunqput.
+func (m *Machine) globrunqput(gp *G) {
+	m.runq.pushBack(gp)
+	m.stats.GlobalPuts++
+}
+
+// globrunqputhead puts gp at the head of the global queue.
+// Mirrors globrunqputhead.
+func (m *Machine) globrunqputhead(gp *G) {
+	m.runq.push(gp)
+	m.stats.GlobalPuts++
+}
+
+// globrunqget takes one G from the global queue. Mirrors globrunqget.
+func (m *Machine) globrunqget(pp *P) *G {
+	gp := m.runq.pop()
+	if gp != nil {
+		m.emit(EvGlobalRunqGet, pp, pp.m, gp, nil, -1, 1, "")
+	}
+	return gp
+}
+
+// globrunqgetbatch takes up to n Gs from the global queue, but no more than
+// a fair share, len/gomaxprocs+1. It returns the first to run and the rest.
+// Mirrors globrunqgetbatch.
+func (m *Machine) globrunqgetbatch(pp *P, n int32) (*G, gQueue) {
+	var q gQueue
+	if m.runq.size == 0 {
+		return nil, q
+	}
+	n = min(n, m.runq.size, m.runq.size/m.gomaxprocs+1)
+	gp := m.runq.pop()
+	for i := int32(1); i < n; i++ {
+		q.pushBack(m.runq.pop())
+	}
+	m.emit(EvGlobalRunqGet, pp, pp.m, gp, nil, -1, int64(n), "")
+	return gp, q
+}
+
+// scheduleAfter queues mp's next trip through schedule d ns from now.
+func (m *Machine) scheduleAfter(mp *M, d int64) {
+	m.after(d, action{kind: actSchedule, mp: mp, gen: mp.gen})
+}
+
+// schedule finds a runnable G for mp and runs it. Mirrors schedule.
+func (m *Machine) schedule(mp *M) {
+	if mp.nextp != nil {
+		pp := mp.nextp
+		mp.nextp = nil
+		pp.m = nil
+		if pp.status == Pdead {
+			if mp.spinning {
+				mp.spinning = false
+				m.nmspinning--
+			}
+			m.stopm(mp)
+			return
+		}
+		m.acquirep(mp, pp)
+	}
+	if mp.p == nil {
+		return // lost its P to a stop-the-world; see stopTheWorld
+	}
+	if mp.curg != nil {
+		throw(fmt.Sprintf("schedule: M%d still runs G%d", mp.id, mp.curg.goid))
+	}
+	pp := mp.p
+	if mp.spinning && !runqempty(pp) {
+		throw("schedule: spinning with local work")
+	}
+	gp, inheritTime := m.findRunnable(mp)
+	if gp == nil {
+		return // mp was parked by findRunnable
+	}
+	if mp.spinning {
+		m.resetspinning(mp)
+	}
+	m.execute(mp, gp, inheritTime)
+}
+
+// findRunnable returns a G to run on mp's P, or nil after giving the P back
+// and parking mp. Mirrors findRunnable, without GC workers and netpoll.
+func (m *Machine) findRunnable(mp *M) (*G, bool) {
+top:
+	pp := mp.p
+	m.checkTimers(pp)
+
+	// Check the global runnable queue once in a while to ensure fairness.
+	if pp.schedtick%61 == 0 && !m.runq.empty() {
+		if gp := m.globrunqget(pp); gp != nil {
+			return gp, false
+		}
+	}
+
+	// local runq
+	if gp, inheritTime := runqget(pp); gp != nil {
+		return gp, inheritTime
+	}
+
+	// global runq
+	if !m.runq.empty() {
+		gp, q := m.globrunqgetbatch(pp, globrunqMaxBatch)
+		runqputbatch(pp, &q)
+		if !q.empty() {
+			throw("couldn't put Gs into empty local runq")
+		}
+		return gp, false
+	}
+
+	// Spinning Ms: steal work from other Ps. Limit the number of spinning
+	// Ms to half the number of busy Ps.
+	if mp.spinning || 2*m.nmspinning < m.gomaxprocs-int32(len(m.pidle)) {
+		if !mp.spinning {
+			m.becomeSpinning(mp)
+		}
+		if gp, inheritTime := m.stealWork(pp); gp != nil {
+			return gp, inheritTime
+		}
+	}
+
+	// We have nothing to do: give up the P.
+	m.releasep(mp)
+	m.emit(EvProcStop, pp, mp, nil, nil, -1, 0, "")
+	m.pidleput(pp)
+
+	wasSpinning := mp.spinning
+	if mp.spinning {
+		mp.spinning = false
+		m.nmspinning--
+		if m.nmspinning < 0 {
+			throw("findRunnable: negative nmspinning")
+		}
+		// Check the global and local queues again: a G may have been
+		// readied between our last look and dropping the P.
+		if !m.runq.empty() || m.anyRunq() {
+			if pp2 := m.pidleget(); pp2 != nil {
+				m.acquirep(mp, pp2)
+				m.becomeSpinning(mp)
+				goto top
+			}
+		}
+	}
+	_ = wasSpinning
+	m.stopm(mp)
+	// Timers on idle Ps need a thread to run them; wakeNetPoller was
+	// asked for them when they were added (see time.go).
+	return nil, false
+}
+
+// anyRunq reports whether any live P that is not idle has a G in its ring
+// or runnext. Mirrors checkRunqsNoP.
+func (m *Machine) anyRunq() bool {
+	for _, p2 := range m.allp[:m.gomaxprocs] {
+		if p2.status != Pidle && !runqempty(p2) {
+			return true
+		}
+	}
+	return false
+}
+
+// stealWork tries to steal a G from another P: four rounds over all Ps in a
+// random order, runnext and timers only in the last round. Mirrors stealWork.
+func (m *Machine) stealWork(pp *P) (*G, bool) {
+	for i := 0; i < stealTries; i++ {
+		stealTimersOrRunNextG := i == stealTries-1
+		for enum := m.stealOrd.start(m.cheaprandn(1 << 31)); !enum.done(); enum.next() {
+			p2 := m.allp[enum.position()]
+			if pp == p2 {
+				continue
+			}
+			if stealTimersOrRunNextG && p2.timers.Len() > 0 {
+				if m.runTimers(p2, pp) {
+					// Running the timers may have readied Gs into
+					// our run queue.
+					if gp, inheritTime := runqget(pp); gp != nil {
+						return gp, inheritTime
+					}
+				}
+			}
+			// Don't bother to attempt to steal if p2 is idle.
+			if p2.status != Pidle {
+				if gp := m.runqsteal(pp, p2, stealTimersOrRunNextG); gp != nil {
+					return gp, false
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
+// execute runs gp on mp: the G becomes _Grunning, and unless it inherits
+// the time slice of a runnext hand-off, the P's schedtick advances.
+// Mirrors execute.
+func (m *Machine) execute(mp *M, gp *G, inheritTime bool) {
+	pp := mp.p
+	mp.curg = gp
+	gp.mp = mp
+	casgstatus(gp, Grunnable, Grunning)
+	gp.preempt = false
+	if !inheritTime {
+		pp.schedtick++
+	}
+	var inh int64
+	if inheritTime {
+		inh = 1
+	}
+	m.emit(EvGoStart, pp, mp, gp, nil, -1, inh, "")
+	m.ensureSysmon()
+	m.resume(gp)
+}
+
+// resume hands the baton to gp's coroutine until gp's next scheduling point,
+// then deals with a G that returned or failed.
+func (m *Machine) resume(gp *G) {
+	m.curg = gp
+	alive := gp.co.resume()
+	m.curg = nil
+	if alive {
+		return
+	}
+	if tp := gp.co.panicked; tp != nil {
+		if ie, ok := tp.Value.(*InternalError); ok {
+			m.finish(Internal, ie, gp)
+			return
+		}
+		if le, ok := tp.Value.(*LimitError); ok {
+			m.finish(Limit, le, gp)
+			return
+		}
+		gp.err = tp
+		m.finish(Panicked, tp, gp)
+		return
+	}
+	if gp.err != nil {
+		if le, ok := gp.err.(*LimitError); ok {
+			m.finish(Limit, le, gp)
+			return
+		}
+		m.finish(Panicked, gp.err, gp)
+		return
+	}
+	m.goexit0(gp)
+}
+
+// goexit0 finishes a G whose function returned: it becomes _Gdead and goes
+// to its P's free list, and its M schedules again. When the G is main, the
+// program exits. Mirrors goexit0/gdestroy.
+func (m *Machine) goexit0(gp *G) {
+	mp := gp.mp
+	pp := mp.p
+	m.emit(EvGoDestroy, pp, mp, gp, nil, -1, 0, "")
+	casgstatus(gp, Grunning, Gdead)
+	m.ngalive--
+	gp.co = nil
+	gp.mp = nil
+	mp.curg = nil
+	if gp == m.mainG {
+		m.finish(Exited, nil, nil)
+		return
+	}
+	m.gfput(pp, gp)
+	m.scheduleAfter(mp, m.cfg.SwitchCost)
+}
+
+// gfput puts a dead G on pp's free list; a list grown to 64 gives half to
+// the global list. Mirrors gfput.
+func (m *Machine) gfput(pp *P, gp *G) {
+	pp.gFree.push(gp)
+	if pp.gFree.size >= gFreeLocalMax {
+		for pp.gFree.size >= gFreeBatch {
+			m.gFree.push(pp.gFree.pop())
+		}
+	}
+}
+
+// gfget takes a dead G from pp's free list, refilling it from the global
+// list first if it is empty. Mirrors gfget.
+func (m *Machine) gfget(pp *P) *G {
+	if pp.gFree.empty() && !m.gFree.empty() {
+		for pp.gFree.size < gFreeBatch && !m.gFree.empty() {
+			pp.gFree.push(m.gFree.pop())
+		}
+	}
+	return pp.gFree.pop()
+}
+
+// newproc1 makes a G to run fn, reusing a dead one if pp has any, with a
+// fresh goid from pp's goidcache. The G is _Grunnable and on no queue.
+// Mirrors newproc1.
+func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
+	gp := m.gfget(pp)
+	if gp == nil {
+		gp = &G{m: m, status: Gidle}
+		m.allg = append(m.allg, gp)
+	} else {
+		m.stats.GFreeReused++
+		*gp = G{m: m, status: Gdead, gen: gp.gen + 1}
+	}
+	if pp.goidcache == pp.goidcacheN {
+		m.goidgen += goidCacheBatch
+		pp.goidcache = m.goidgen - goidCacheBatch + 1
+		pp.goidcacheN = pp.goidcache + goidCacheBatch
+	}
+	gp.goid = pp.goidcache
+	pp.goidcache++
+	gp.fn = fn
+	gp.name = name
+	gp.created = m.now
+	if creator != nil {
+		gp.createdBy = creator.goid
+	}
+	gp.co = newCoro(func(*coro) { gp.err = gp.fn(gp) })
+	casgstatus(gp, gp.status, Grunnable)
+	m.ngalive++
+	m.stats.Goroutines++
+	if m.ngalive > m.stats.MaxGoroutines {
+		m.stats.MaxGoroutines = m.ngalive
+	}
+	return gp
+}
+
+// goschedImpl puts the running G on the global queue and reschedules its M.
+// preempted says the G was preempted rather than calling gosched.
+// Mirrors goschedImpl.
+func (m *Machine) goschedImpl(gp *G, preempted bool) {
+	mp := gp.mp
+	pp := mp.p
+	if preempted {
+		m.emit(EvGoPreempt, pp, mp, gp, nil, -1, 0, "")
+	} else {
+		m.emit(EvGoSched, pp, mp, gp, nil, -1, 0, "")
+	}
+	casgstatus(gp, Grunning, Grunnable)
+	m.dropg(gp)
+	m.globrunqput(gp)
+	m.wakep()
+	m.scheduleAfter(mp, m.cfg.SwitchCost)
+}
+
+// dropg removes the association between gp and its M. Mirrors dropg.
+func (m *Machine) dropg(gp *G) {
+	if gp.mp != nil {
+		gp.mp.curg = nil
+		gp.mp = nil
+	}
+}
+
+// gopark puts the running G into _Gwaiting with the given reason and
+// reschedules its M. The caller yields the coroutine right after.
+// Mirrors gopark/park_m.
+func (m *Machine) gopark(gp *G, reason string) {
+	mp := gp.mp
+	pp := mp.p
+	gp.waitreason = reason
+	casgstatus(gp, Grunning, Gwaiting)
+	m.emit(EvGoBlock, pp, mp, gp, nil, -1, 0, reason)
+	m.dropg(gp)
+	m.scheduleAfter(mp, m.cfg.SwitchCost)
+}
+
+// ready makes a waiting G runnable on pp, in runnext when next is set, and
+// wakes a P if one is idle. by is the G doing it (nil for a timer or the
+// host). Mirrors ready/goready.
+func (m *Machine) ready(gp *G, pp *P, by *G, next bool) {
+	casgstatus(gp, Gwaiting, Grunnable)
+	gp.waitreason = ""
+	gp.waitingOn = nil
+	where := int64(1)
+	if !next {
+		where = 0
+	}
+	if pp == nil {
+		// No P to put it on (the host readied it while nothing runs):
+		// the global queue, as injectglist does without a P.
+		m.globrunqput(gp)
+		where = 2
+		m.emit(EvGoUnblock, nil, nil, by, gp, -1, where, "")
+		m.wakep()
+		return
+	}
+	m.emit(EvGoUnblock, pp, pp.m, by, gp, -1, where, "")
+	m.runqput(pp, gp, next)
+	m.wakep()
+}
+
+// entersyscall moves the running G into a system call lasting d: the G is
+// _Gsyscall, its P is _Psyscall and has no M, and sysmon may retake it.
+// Mirrors entersyscall/reentersyscall.
+func (m *Machine) entersyscall(gp *G, d int64) {
+	mp := gp.mp
+	pp := mp.p
+	m.emit(EvGoSyscallBegin, pp, mp, gp, nil, -1, d, "")
+	casgstatus(gp, Grunning, Gsyscall)
+	pp.syscalltick++
+	pp.status = Psyscall
+	pp.m = nil
+	mp.p = nil
+	mp.oldp = pp
+	mp.syscall = true
+	gp.lockedp = pp
+	m.ensureSysmon()
+	m.after(d, action{kind: actSyscallDone, gp: gp})
+}
+
+// exitsyscall returns gp from its syscall: it keeps its old P if sysmon did
+// not take it, else it takes an idle P, else it goes to the global queue and
+// its M stops. Mirrors exitsyscall/exitsyscallfast/exitsyscall0.
+func (m *Machine) exitsyscall(gp *G) {
+	mp := gp.mp
+	mp.syscall = false
+	oldp := mp.oldp
+	mp.oldp = nil
+	gp.lockedp = nil
+	if oldp != nil && oldp.status == Psyscall && oldp.m == nil {
+		// Fast path: the P is still ours.
+		oldp.status = Prunning
+		oldp.m = mp
+		mp.p = oldp
+		oldp.syscalltick++
+		casgstatus(gp, Gsyscall, Grunning)
+		m.emit(EvGoSyscallEnd, oldp, mp, gp, nil, -1, 0, "fast")
+		m.resume(gp)
+		return
+	}
+	if pp := m.pidleget(); pp != nil {
+		m.acquirep(mp, pp)
+		casgstatus(gp, Gsyscall, Grunning)
+		m.emit(EvGoSyscallEnd, pp, mp, gp, nil, -1, 0, "idle p")
+		pp.schedtick++
+		m.resume(gp)
+		return
+	}
+	// exitsyscall0: no P. Queue the G globally and park the M.
+	casgstatus(gp, Gsyscall, Grunnable)
+	m.emit(EvGoSyscallEnd, nil, mp, gp, nil, -1, 0, "no p")
+	m.dropg(gp)
+	m.globrunqput(gp)
+	m.stopm(mp)
+}
+
+// ensureSysmon starts the sysmon ticks if they are not running.
+func (m *Machine) ensureSysmon() {
+	if m.sysmonOn {
+		return
+	}
+	m.sysmonOn = true
+	m.sysmonDelay = sysmonMinDelay
+	m.sysmonIdle = 0
+	m.after(m.sysmonDelay, action{kind: actSysmon})
+}
+
+// sysmon is one tick of the system monitor: retake Ps blocked in syscalls
+// and preempt Gs that ran too long, then sleep 20µs, backing off to 10ms
+// after 50 idle ticks. It stops ticking when no P runs or is in a syscall.
+// Mirrors sysmon.
+func (m *Machine) sysmon() {
+	if m.retake() != 0 {
+		m.sysmonIdle = 0
+	} else {
+		m.sysmonIdle++
+	}
+	if m.sysmonIdle == 0 {
+		m.sysmonDelay = sysmonMinDelay
+	} else if m.sysmonIdle > sysmonIdleCycles {
+		m.sysmonDelay *= 2
+	}
+	m.sysmonDelay = min(m.sysmonDelay, sysmonMaxDelay)
+	watch := false
+	for _, pp := range m.allp[:m.gomaxprocs] {
+		if pp.status == Psyscall || (pp.status == Prunning && pp.m != nil && pp.m.curg != nil) {
+			watch = true
+			break
+		}
+	}
+	if !watch {
+		m.sysmonOn = false
+		return
+	}
+	m.after(m.sysmonDelay, action{kind: actSysmon})
+}
+
+// retake preempts Gs that have run on the same schedtick for 10ms and takes
+// Ps from Ms that have been in a syscall for a sysmon tick, when there is
+// other work. It returns how many Ps it acted on. Mirrors retake.
+func (m *Machine) retake() int {
+	n := 0
+	now := m.now
+	for _, pp := range m.allp[:m.gomaxprocs] {
+		pd := &pp.sysmonTick
+		switch pp.status {
+		case Prunning:
+			if pd.schedtick != pp.schedtick {
+				pd.schedtick = pp.schedtick
+				pd.schedwhen = now
+			} else if pd.schedwhen+forcePreemptNS <= now {
+				if m.preemptone(pp) {
+					n++
+				}
+			}
+		case Psyscall:
+			if pd.syscalltick != pp.syscalltick {
+				pd.syscalltick = pp.syscalltick
+				pd.syscallwhen = now
+				continue
+			}
+			if runqempty(pp) && m.nmspinning+int32(len(m.pidle)) > 0 && pd.syscallwhen+syscallRetakeNS > now {
+				continue
+			}
+			pp.status = Pidle
+			m.emit(EvProcSteal, pp, nil, nil, nil, -1, 0, "")
+			n++
+			m.handoffp(pp)
+		}
+	}
+	return n
+}
+
+// preemptone preempts the G running on pp, if preemption is on and the G
+// is at a safe point: in this simulation, in the middle of work. The G
+// goes to the global queue. Mirrors preemptone plus the asynchronous
+// preemption that follows (asyncPreempt → gopreempt_m → goschedImpl).
+func (m *Machine) preemptone(pp *P) bool {
+	if m.cfg.NoPreempt {
+		return false
+	}
+	mp := pp.m
+	if mp == nil || mp.curg == nil {
+		return false
+	}
+	gp := mp.curg
+	if gp.workUntil <= m.now {
+		gp.preempt = true
+		return false
+	}
+	gp.workLeft = gp.workUntil - m.now
+	gp.workUntil = m.now
+	gp.gen++ // the pending completion is stale now
+	m.goschedImpl(gp, true)
+	return true
+}
+
+// stopTheWorld takes every P but the caller's away from its M: a G in the
+// middle of work on another P is preempted to the global queue, and the
+// M goes idle. Ps in syscalls are left to their Gs. Mirrors
+// stopTheWorldWithSema, with the preemption of running Gs made explicit.
+func (m *Machine) stopTheWorld(self *G) {
+	cur := self.mp.p
+	for _, pp := range m.allp[:m.gomaxprocs] {
+		if pp == cur || pp.status != Prunning {
+			continue
+		}
+		mp := pp.m
+		if gp := mp.curg; gp != nil {
+			gp.workLeft = max(gp.workUntil-m.now, 0)
+			gp.workUntil = m.now
+			gp.gen++
+			m.emit(EvGoPreempt, pp, mp, gp, nil, -1, 0, "")
+			casgstatus(gp, Grunning, Grunnable)
+			m.dropg(gp)
+			m.globrunqput(gp)
+		}
+		if mp.nextp == pp {
+			mp.nextp = nil
+			pp.m = nil
+		} else {
+			m.releasep(mp)
+		}
+		if mp.spinning {
+			mp.spinning = false
+			m.nmspinning--
+		}
+		m.emit(EvProcStop, pp, mp, nil, nil, -1, 0, "")
+		pp.status = Pgcstop
+		m.stopm(mp)
+	}
+}
+
+// procresize changes the number of Ps to nprocs: new Ps start idle; Ps cut
+// off give their run queues to the global queue (runnext first), their
+// timers and free Gs to the caller's P, and die. If the caller's own P is
+// cut off, the caller moves to P0. Mirrors procresize and p.destroy.
+func (m *Machine) procresize(nprocs int32) {
+	old := m.gomaxprocs
+	for int32(len(m.allp)) < nprocs {
+		pp := &P{id: int32(len(m.allp)), status: Pdead}
+		m.allp = append(m.allp, pp)
+	}
+	for i := old; i < nprocs; i++ {
+		pp := m.allp[i]
+		pp.status = Pidle
+		m.pidle = append(m.pidle, pp)
+	}
+	var self *M
+	if m.curg != nil && m.curg.mp != nil {
+		self = m.curg.mp
+	}
+	for i := nprocs; i < old; i++ {
+		pp := m.allp[i]
+		for pp.runqhead != pp.runqtail {
+			pp.runqtail--
+			gp := pp.runq[pp.runqtail%runqSize]
+			pp.runq[pp.runqtail%runqSize] = nil
+			m.globrunqputhead(gp)
+		}
+		if pp.runnext != nil {
+			m.globrunqputhead(pp.runnext)
+			pp.runnext = nil
+		}
+		dst := m.allp[0]
+		if self != nil && self.p != nil && self.p.id < nprocs {
+			dst = self.p
+		}
+		for pp.timers.Len() > 0 {
+			t := pp.timers.popMin()
+			dst.timers.push(t)
+			m.after(max(t.when-m.now, 0), action{kind: actTimer, pp: dst})
+		}
+		for !pp.gFree.empty() {
+			m.gFree.push(pp.gFree.pop())
+		}
+		if pp.status == Pidle {
+			m.pidleRemove(pp)
+		}
+		if self != nil && self.p == pp {
+			m.releasep(self)
+		}
+		pp.status = Pdead
+	}
+	m.gomaxprocs = nprocs
+	m.stealOrd.reset(uint32(nprocs))
+	if self != nil && self.p == nil {
+		p0 := m.allp[0]
+		m.pidleRemove(p0)
+		m.acquirep(self, p0)
+	}
+	if old != 0 {
+		m.emit(EvProcResize, nil, self, m.curg, nil, nprocs, int64(old), "")
+	}
+}
+
+// startTheWorld gives an M to every idle P that has work, then wakes a
+// spinning M if there is global work. Mirrors startTheWorldWithSema.
+func (m *Machine) startTheWorld() {
+	for _, pp := range m.allp[:m.gomaxprocs] {
+		if pp.status != Pgcstop {
+			continue
+		}
+		if runqempty(pp) {
+			m.pidleput(pp)
+		} else {
+			m.startm(pp, false)
+		}
+	}
+	if !m.runq.empty() {
+		m.wakep()
+	}
+}

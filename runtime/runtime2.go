@@ -1,0 +1,265 @@
+// The G, M and P structures and the queues that link them.
+//
+// These are sketches of the structs in runtime2.go, keeping the fields that
+// take part in scheduling decisions and using the same names, so a reader can
+// hold this file next to the real one.
+//
+// Invariants (checked by checkInvariants in the tests):
+//
+//   - a G is in at most one place: the runnext of one P, the ring of one P,
+//     the global queue, a gFree list, a channel's wait queue (through a
+//     sudog), or the hands of one M (as its curg);
+//   - a G is _Grunnable exactly when it is on a run queue;
+//   - a P is _Pidle exactly when it is on the idle list, and an idle P's run
+//     queue is empty;
+//   - an M holds at most one P and a P is held by at most one M.
+
+package runtime
+
+// A G is a goroutine.
+type G struct {
+	m          *Machine
+	goid       int64  // goroutine id, from the creating P's goidcache
+	status     Status // see status.go
+	waitreason string // why the G is waiting, when status is Gwaiting
+	name       string // the function it runs, for traces and dumps
+	fn         Func
+	co         *coro
+	mp         *M // the M running this G, nil if none
+	lockedp    *P // the P the G runs on while _Grunning or _Gsyscall
+
+	schedlink *G  // next G on a gQueue or gList
+	param     any // the value passed by the G that readied it (gp.param)
+	hostWait  bool
+
+	parkedByUser bool  // parked by Park, so Ready may wake it
+	workLeft     int64 // ns of work still to do after a preemption
+	workUntil    int64 // when the current work chunk ends
+	gen          uint64
+	preempt      bool // preemption requested (gp.preempt)
+
+	selectDone bool   // select: a case has won (gp.selectDone)
+	waiting    *sudog // sudogs this G is blocked on (gp.waiting)
+	waitingOn  []any  // the objects (channels, mutexes, ...) it waits on, for the leak check
+	err        error  // the error the G's function returned
+	createdBy  int64  // goid of the creator, 0 for main
+	timer      *timer // the sleep timer
+	created    int64  // virtual time of creation
+	runtime    int64  // ns spent running (work)
+	Data       any    // the language's own per-goroutine data (its thread)
+}
+
+// ID returns the goroutine id (goid).
+func (g *G) ID() int64 { return g.goid }
+
+// Name returns the name the goroutine was created with (its function).
+func (g *G) Name() string { return g.name }
+
+// Status returns the goroutine's state.
+func (g *G) Status() Status { return g.status }
+
+// WaitReason returns why the goroutine waits, or "" if it is not waiting.
+func (g *G) WaitReason() string {
+	if g.status != Gwaiting && g.status != Gleaked {
+		return ""
+	}
+	return g.waitreason
+}
+
+// CreatedBy returns the id of the goroutine that created this one (0 for G1).
+func (g *G) CreatedBy() int64 { return g.createdBy }
+
+// Machine returns the Machine the goroutine belongs to.
+func (g *G) Machine() *Machine { return g.m }
+
+// P returns the id of the P the goroutine is running on, or -1.
+func (g *G) P() int {
+	if pp := g.curP(); pp != nil {
+		return int(pp.id)
+	}
+	return -1
+}
+
+// Err returns the error the goroutine's function returned, if any.
+func (g *G) Err() error { return g.err }
+
+// WaitingOn returns the objects (*Chan, *Mutex, *WaitGroup, ...) the goroutine
+// is blocked on, for the leak check.
+func (g *G) WaitingOn() []any { return g.waitingOn }
+
+func (g *G) curP() *P {
+	if g.mp != nil {
+		return g.mp.p
+	}
+	return nil
+}
+
+// An M is an OS thread.
+type M struct {
+	id       int32
+	p        *P // the P it holds, nil if none
+	nextp    *P // the P handed to it by startm
+	oldp     *P // the P it held before entering a syscall
+	curg     *G // the G it runs
+	spinning bool
+	idle     bool   // on the midle list (stopm)
+	syscall  bool   // blocked in a system call
+	gen      uint64 // bumped by stopm, to invalidate queued schedule actions
+}
+
+// A P is a processor: the right to run Go code, with its run queue.
+type P struct {
+	id          int32
+	status      PStatus
+	m           *M // the M holding it, nil if idle or in a syscall
+	schedtick   uint32
+	syscalltick uint32
+	sysmonTick  sysmontick
+
+	// The local run queue: a ring of runqSize Gs and runnext, a G that
+	// was readied by the running G and should run next, inheriting the
+	// time slice.
+	runqhead uint32
+	runqtail uint32
+	runq     [runqSize]*G
+	runnext  *G
+
+	gFree      gList // dead Gs cached for reuse
+	goidcache  int64
+	goidcacheN int64 // the end of the batch
+
+	timers timerHeap
+}
+
+// sysmontick is what sysmon remembers about a P between its ticks.
+type sysmontick struct {
+	schedtick   uint32
+	schedwhen   int64
+	syscalltick uint32
+	syscallwhen int64
+}
+
+// A gQueue is a queue of Gs linked through schedlink (the global run queue).
+type gQueue struct {
+	head, tail *G
+	size       int32
+}
+
+func (q *gQueue) empty() bool { return q.head == nil }
+
+func (q *gQueue) pushBack(gp *G) {
+	gp.schedlink = nil
+	if q.tail != nil {
+		q.tail.schedlink = gp
+	} else {
+		q.head = gp
+	}
+	q.tail = gp
+	q.size++
+}
+
+func (q *gQueue) push(gp *G) {
+	gp.schedlink = q.head
+	q.head = gp
+	if q.tail == nil {
+		q.tail = gp
+	}
+	q.size++
+}
+
+func (q *gQueue) pop() *G {
+	gp := q.head
+	if gp != nil {
+		q.head = gp.schedlink
+		if q.head == nil {
+			q.tail = nil
+		}
+		gp.schedlink = nil
+		q.size--
+	}
+	return gp
+}
+
+// slice returns the queue's Gs in order.
+func (q *gQueue) slice() []*G {
+	var gs []*G
+	for gp := q.head; gp != nil; gp = gp.schedlink {
+		gs = append(gs, gp)
+	}
+	return gs
+}
+
+// A gList is a stack of Gs linked through schedlink (gFree lists, closechan's
+// list of Gs to wake).
+type gList struct {
+	head *G
+	size int32
+}
+
+func (l *gList) empty() bool { return l.head == nil }
+
+func (l *gList) push(gp *G) {
+	gp.schedlink = l.head
+	l.head = gp
+	l.size++
+}
+
+func (l *gList) pop() *G {
+	gp := l.head
+	if gp != nil {
+		l.head = gp.schedlink
+		gp.schedlink = nil
+		l.size--
+	}
+	return gp
+}
+
+// randomOrder enumerates the Ps in a random order that visits each once:
+// start at a random position and step by a random number coprime with the
+// count. Mirrors randomOrder in proc.go (stealOrder).
+type randomOrder struct {
+	count    uint32
+	coprimes []uint32
+}
+
+func (ord *randomOrder) reset(count uint32) {
+	ord.count = count
+	ord.coprimes = ord.coprimes[:0]
+	for i := uint32(1); i <= count; i++ {
+		if gcd(i, count) == 1 {
+			ord.coprimes = append(ord.coprimes, i)
+		}
+	}
+}
+
+func gcd(a, b uint32) uint32 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// randomEnum walks one random order.
+type randomEnum struct {
+	i     uint32
+	count uint32
+	pos   uint32
+	inc   uint32
+}
+
+func (ord *randomOrder) start(i uint32) randomEnum {
+	return randomEnum{
+		count: ord.count,
+		pos:   i % ord.count,
+		inc:   ord.coprimes[i/ord.count%uint32(len(ord.coprimes))],
+	}
+}
+
+func (e *randomEnum) done() bool { return e.i == e.count }
+
+func (e *randomEnum) next() {
+	e.i++
+	e.pos = (e.pos + e.inc) % e.count
+}
+
+func (e *randomEnum) position() uint32 { return e.pos }

@@ -1,0 +1,170 @@
+// Select.
+//
+// selectgo in select.go, step by step: a random poll order over the cases
+// (so no case is favoured), then
+//
+//	pass 1 - look for a case that can go ahead now, in poll order;
+//	pass 2 - if none and there is no default, enqueue a sudog on every
+//	         channel and park;
+//	pass 3 - when woken, dequeue from the channels that did not win.
+//
+// A select with one case and no default is compiled by Go into a plain send
+// or receive, and one case plus default into a non-blocking one
+// (selectnbsend/selectnbrecv); Select does the same, so the wait reason and
+// the absence of a random draw match what Go does.
+
+package runtime
+
+// SelectDir is the direction of a select case.
+type SelectDir uint8
+
+// Select case directions.
+const (
+	SelectRecv SelectDir = iota // case v, ok := <-c
+	SelectSend                  // case c <- v
+)
+
+// A SelectCase is one case of a select. A nil Chan is a case that is never
+// ready, as in Go.
+type SelectCase struct {
+	Dir  SelectDir
+	Chan *Chan
+	Send any // the value to send, for SelectSend
+}
+
+// Select runs a select statement over cases. With block false the select
+// has a default clause, chosen (index -1) when no case is ready. It returns
+// the chosen case, the value received and whether it came from a send (ok is
+// false for a receive from a closed channel). The error is Go's panic for a
+// send on a closed channel.
+func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, err error) {
+	g.check()
+	m := g.m
+
+	// The compiler's special cases.
+	if len(cases) == 0 && !block {
+		return -1, nil, false, nil
+	}
+	if len(cases) == 1 {
+		c := cases[0]
+		if c.Dir == SelectSend {
+			sent, err := g.chansend(c.Chan, c.Send, block)
+			if err != nil {
+				return 0, nil, false, err
+			}
+			if !sent {
+				return -1, nil, false, nil
+			}
+			return 0, nil, false, nil
+		}
+		v, selected, received := g.chanrecv(c.Chan, block)
+		if !selected {
+			return -1, nil, false, nil
+		}
+		return 0, v, received, nil
+	}
+
+	// Generate the permuted order: an inside-out Fisher-Yates shuffle of
+	// the cases with non-nil channels. Mirrors selectgo.
+	pollorder := make([]int, 0, len(cases))
+	for i := range cases {
+		if cases[i].Chan == nil {
+			continue
+		}
+		j := int(m.cheaprandn(uint32(len(pollorder) + 1)))
+		pollorder = append(pollorder, 0)
+		pollorder[len(pollorder)-1] = pollorder[j]
+		pollorder[j] = i
+	}
+
+	// pass 1 - look for something already waiting
+	for _, casi := range pollorder {
+		cas := &cases[casi]
+		c := cas.Chan
+		if cas.Dir == SelectRecv {
+			if sg := c.sendq.dequeue(); sg != nil {
+				return casi, g.recv(c, sg), true, nil
+			}
+			if c.qcount > 0 {
+				v = c.buf[c.recvx]
+				c.buf[c.recvx] = nil
+				c.recvx = (c.recvx + 1) % c.dataqsiz
+				c.qcount--
+				return casi, v, true, nil
+			}
+			if c.closed {
+				return casi, nil, false, nil
+			}
+		} else {
+			if c.closed {
+				return casi, nil, false, ErrSendOnClosed
+			}
+			if sg := c.recvq.dequeue(); sg != nil {
+				g.send(c, sg, cas.Send)
+				return casi, nil, false, nil
+			}
+			if c.qcount < c.dataqsiz {
+				c.buf[c.sendx] = cas.Send
+				c.sendx = (c.sendx + 1) % c.dataqsiz
+				c.qcount++
+				return casi, nil, false, nil
+			}
+		}
+	}
+	if !block {
+		return -1, nil, false, nil
+	}
+
+	// pass 2 - enqueue on all chans
+	if len(pollorder) == 0 {
+		m.gopark(g, WaitReasonSelectNoCases)
+		g.co.yield()
+		throw("unreachable: woke from select with no cases")
+	}
+	g.selectDone = false
+	g.param = nil
+	g.waitingOn = g.waitingOn[:0]
+	var sgs []*sudog
+	for i := range cases {
+		cas := &cases[i]
+		if cas.Chan == nil {
+			continue
+		}
+		sg := &sudog{g: g, c: cas.Chan, isSelect: true, caseIdx: i}
+		if cas.Dir == SelectSend {
+			sg.elem = cas.Send
+			cas.Chan.sendq.enqueue(sg)
+		} else {
+			cas.Chan.recvq.enqueue(sg)
+		}
+		sgs = append(sgs, sg)
+		g.waitingOn = append(g.waitingOn, cas.Chan)
+	}
+	m.gopark(g, WaitReasonSelect)
+	g.co.yield()
+
+	// pass 3 - dequeue from unsuccessful chans
+	won, _ := g.param.(*sudog)
+	g.param = nil
+	g.selectDone = false
+	if won == nil {
+		throw("selectgo: woken without a winning case")
+	}
+	for _, sg := range sgs {
+		if sg == won {
+			continue
+		}
+		if cases[sg.caseIdx].Dir == SelectSend {
+			sg.c.sendq.remove(sg)
+		} else {
+			sg.c.recvq.remove(sg)
+		}
+	}
+	if cases[won.caseIdx].Dir == SelectSend {
+		if !won.success {
+			return won.caseIdx, nil, false, ErrSendOnClosed
+		}
+		return won.caseIdx, nil, false, nil
+	}
+	return won.caseIdx, won.elem, won.success, nil
+}

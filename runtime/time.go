@@ -1,0 +1,175 @@
+// Timers: sleep and after.
+//
+// As in the real runtime since Go 1.14, each P keeps a heap of its timers,
+// ordered by deadline. A timer is added to the heap of the P whose G set it.
+// Expired timers are run by their P at the top of findRunnable
+// (checkTimers), or by another P's spinning M in stealWork's last round, or,
+// when the P is idle, by an M woken for it. Running a sleep timer readies
+// its G with goready, so it lands in runnext of the P that ran the timer;
+// running an after timer sends the time on its channel without blocking.
+//
+// Invariants:
+//
+//   - every timer on a heap has an actTimer action queued at its deadline,
+//     so a pending timer always keeps the run alive (no false deadlock);
+//   - a timer is run at most once; its action is stale afterwards.
+
+package runtime
+
+// A timer is a pending sleep or after.
+type timer struct {
+	when  int64
+	seq   uint64
+	gp    *G    // the sleeping G, for sleep
+	c     *Chan // the channel to send the time on, for after
+	fired bool
+}
+
+// timerHeap is a P's timers, earliest first (ties in the order they were
+// added).
+type timerHeap []*timer
+
+func (h timerHeap) Len() int { return len(h) }
+
+func (h timerHeap) less(i, j int) bool {
+	if h[i].when != h[j].when {
+		return h[i].when < h[j].when
+	}
+	return h[i].seq < h[j].seq
+}
+
+func (h *timerHeap) push(t *timer) {
+	*h = append(*h, t)
+	i := len(*h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		(*h)[i], (*h)[p] = (*h)[p], (*h)[i]
+		i = p
+	}
+}
+
+func (h *timerHeap) popMin() *timer {
+	old := *h
+	t := old[0]
+	n := len(old) - 1
+	old[0] = old[n]
+	old[n] = nil
+	*h = old[:n]
+	i := 0
+	for {
+		l, r, s := 2*i+1, 2*i+2, i
+		if l < n && h.less(l, s) {
+			s = l
+		}
+		if r < n && h.less(r, s) {
+			s = r
+		}
+		if s == i {
+			break
+		}
+		(*h)[i], (*h)[s] = (*h)[s], (*h)[i]
+		i = s
+	}
+	return t
+}
+
+// addtimer puts t on pp's heap and queues the action that makes sure
+// someone runs it at its deadline. Mirrors (*timer).modify/addHeap and
+// wakeNetPoller.
+func (m *Machine) addtimer(pp *P, t *timer) {
+	m.seq++
+	t.seq = m.seq
+	pp.timers.push(t)
+	m.after(max(t.when-m.now, 0), action{kind: actTimer, pp: pp})
+}
+
+// checkTimers runs pp's expired timers on pp. Mirrors (*timers).check.
+func (m *Machine) checkTimers(pp *P) {
+	if pp.timers.Len() > 0 {
+		m.runTimers(pp, pp)
+	}
+}
+
+// runTimers runs the expired timers of tp, readying their Gs onto pp (the P
+// of the M running them). It reports whether any ran. Mirrors (*timers).run.
+func (m *Machine) runTimers(tp, pp *P) bool {
+	ran := false
+	for tp.timers.Len() > 0 && tp.timers[0].when <= m.now {
+		t := tp.timers.popMin()
+		t.fired = true
+		ran = true
+		m.runOneTimer(t, pp)
+	}
+	return ran
+}
+
+// runOneTimer fires t on pp: goready for a sleep (goroutineReady), a
+// non-blocking send of the current time for an after channel (sendTime).
+func (m *Machine) runOneTimer(t *timer, pp *P) {
+	switch {
+	case t.gp != nil:
+		m.emit(EvTimerFire, pp, pp.m, nil, t.gp, -1, t.when, "sleep")
+		gp := t.gp
+		gp.timer = nil
+		m.ready(gp, pp, nil, true)
+	case t.c != nil:
+		m.emit(EvTimerFire, pp, pp.m, nil, nil, -1, t.when, "after")
+		m.chansendTimer(t.c, pp, m.now)
+	}
+}
+
+// timerWake runs at a timer's deadline. If the timer is still pending and
+// its P is not going to run it soon (the P is idle, or in a syscall), an
+// idle P is started to run it, as the M blocked in netpoll until the first
+// timer would do. If every P is busy, the timer waits for the next P that
+// passes through findRunnable.
+func (m *Machine) timerWake(pp *P) {
+	if pp.timers.Len() == 0 || pp.timers[0].when > m.now {
+		return // already run, or moved
+	}
+	if pp.status == Prunning && pp.m != nil && pp.m.curg == nil {
+		return // its M is in schedule right now and will check timers
+	}
+	var p2 *P
+	if pp.status == Pidle {
+		m.pidleRemove(pp)
+		p2 = pp
+	} else if p2 = m.pidleget(); p2 == nil {
+		return
+	}
+	m.runTimers(pp, p2)
+	m.startm(p2, false)
+}
+
+// Sleep parks g for d virtual nanoseconds (time.Sleep). d <= 0 returns at
+// once, as in Go.
+func (g *G) Sleep(d int64) {
+	g.check()
+	if d <= 0 {
+		return
+	}
+	m := g.m
+	pp := g.mp.p
+	t := &timer{when: m.now + d, gp: g}
+	g.timer = t
+	m.emit(EvGoSleep, pp, g.mp, g, nil, -1, t.when, "")
+	m.addtimer(pp, t)
+	m.gopark(g, WaitReasonSleep)
+	g.co.yield()
+}
+
+// After returns a channel on which the virtual time is sent d ns from now
+// (time.After). As in Go 1.23 and later, the channel is synchronous: its
+// len and cap are 0.
+func (g *G) After(d int64) *Chan {
+	g.check()
+	m := g.m
+	c := m.newChan(1)
+	c.timer = true
+	t := &timer{when: m.now + max(d, 0), c: c}
+	m.addtimer(g.mp.p, t)
+	return c
+}
