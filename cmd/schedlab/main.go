@@ -1,0 +1,172 @@
+// Command schedlab runs scheduling experiments written in Starlark on a
+// deterministic simulation of Go's scheduler.
+//
+// Usage:
+//
+//	schedlab <command> [arguments]
+//
+// The commands are:
+//
+//	run      run a script, optionally printing every scheduling event
+//	test     compare scripts' output with golden files
+//	version  print the version of schedlab, Go and the trace format
+//	help     show help for a command
+//
+// Run "schedlab help <command>" for the flags of each.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	goruntime "runtime"
+	"runtime/debug"
+
+	"github.com/schedlab/schedlab/internal/cli"
+	"github.com/schedlab/schedlab/trace"
+)
+
+func main() {
+	os.Exit(doMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// A command is one subcommand of schedlab.
+type command struct {
+	name  string
+	short string                                            // one line for `schedlab help`
+	run   func(args []string, stdout, stderr io.Writer) int // returns the exit status
+	help  func(w io.Writer)                                 // the text of `schedlab help name`
+}
+
+// commands is every subcommand, in the order `schedlab help` lists them.
+// It is filled in by init to break the cycle through helpCmd.
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{name: "run", short: "run a script, optionally printing every scheduling event", run: cli.Run, help: cli.RunHelp},
+		{name: "test", short: "compare scripts' output with golden files", run: testCmd, help: testHelp},
+		{name: "version", short: "print the version of schedlab, Go and the trace format", run: versionCmd, help: versionHelp},
+		{name: "help", short: "show help for a command", run: helpCmd, help: helpHelp},
+	}
+}
+
+// doMain runs the command line args (without the program name) and
+// returns the exit status.
+func doMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		usage(stdout)
+		return 0
+	}
+	c := lookup(args[0])
+	if c == nil {
+		fmt.Fprintf(stderr, "schedlab: unknown command %q\nRun 'schedlab help' for usage.\n", args[0])
+		return 2
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// usage prints the top-level help.
+func usage(w io.Writer) {
+	fmt.Fprint(w, `schedlab runs scheduling experiments written in Starlark on a
+deterministic simulation of Go's scheduler (its Ps, Ms and Gs, run queues,
+stealing, syscalls, timers and channels). The same script, flags and seed
+always print the same bytes.
+
+Usage:
+
+	schedlab <command> [arguments]
+
+The commands are:
+
+`)
+	for _, c := range commands {
+		fmt.Fprintf(w, "\t%-8s %s\n", c.name, c.short)
+	}
+	fmt.Fprint(w, `
+Run 'schedlab help <command>' (or 'schedlab <command> -h') for more about
+a command.
+`)
+}
+
+// helpCmd is `schedlab help [command]`.
+func helpCmd(args []string, stdout, stderr io.Writer) int {
+	switch len(args) {
+	case 0:
+		usage(stdout)
+		return 0
+	case 1:
+		if c := lookup(args[0]); c != nil {
+			c.help(stdout)
+			return 0
+		}
+		if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+			helpHelp(stdout)
+			return 0
+		}
+		fmt.Fprintf(stderr, "schedlab help: unknown command %q\nRun 'schedlab help' for usage.\n", args[0])
+		return 2
+	}
+	fmt.Fprintf(stderr, "schedlab help: want at most one command, got %d arguments\nusage: schedlab help [command]\n", len(args))
+	return 2
+}
+
+func helpHelp(w io.Writer) {
+	fmt.Fprint(w, `usage: schedlab help [command]
+
+Help prints the help of a command, the same text as 'schedlab command -h',
+or without a command the list of commands.
+`)
+}
+
+// versionCmd is `schedlab version`.
+func versionCmd(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+			versionHelp(stdout)
+			return 0
+		}
+		fmt.Fprintf(stderr, "schedlab version: want no arguments, got %q\nusage: schedlab version\n", args[0])
+		return 2
+	}
+	fmt.Fprintf(stdout, "schedlab %s %s %s/%s trace-format v%d\n",
+		moduleVersion(), goruntime.Version(), goruntime.GOOS, goruntime.GOARCH, trace.FormatVersion)
+	return 0
+}
+
+func versionHelp(w io.Writer) {
+	fmt.Fprint(w, `usage: schedlab version
+
+Version prints schedlab's module version ("devel" when built from a source
+tree rather than installed at a version), the Go version and platform it
+was built with, and the version of the trace formats it writes, which is
+the one named in the first line of every trace:
+
+	schedlab devel go1.26.8 linux/amd64 trace-format v1
+`)
+}
+
+// moduleVersion returns the version of the main module as recorded in the
+// binary, or "devel".
+func moduleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v := bi.Main.Version; v != "" && v != "(devel)" {
+			return v
+		}
+	}
+	return "devel"
+}

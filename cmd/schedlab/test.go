@@ -1,0 +1,106 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/mattn/go-isatty"
+
+	"github.com/schedlab/schedlab/golden"
+)
+
+const testSynopsis = "schedlab test [-update] [-golden DIR] [-v] [paths...]"
+
+const testHelpText = `Test runs scripts and compares what they print with golden files.
+
+Each path is a .star script or a directory, searched recursively (in
+lexical order, skipping directories whose name starts with a dot). The
+default is the current directory. A script named on the command line is
+always tested; in a directory, only the scripts that have a golden file
+are, unless -update is given.
+
+The golden file of x.star is x.golden beside it, or with -golden DIR the
+file under DIR at the script's path relative to the directory searched:
+'schedlab test -golden golden examples' checks examples/hello.star against
+golden/hello.golden. This is what 'go test ./golden' does for the project's
+examples.
+
+A script runs exactly as 'schedlab run --trace x.star' runs it, with the
+flags of its '# schedlab:' directives. Its stdout, stderr and exit status
+are written into one text:
+
+	stdout: the trace, with the program's output inline
+	-- stderr --
+	stderr, if the run wrote any
+	-- exit N --
+
+The stderr section is there only if stderr is not empty, and the exit line
+only if N is not 0. The path of the script's directory is removed from the
+output, so that goldens do not depend on where the test runs from.
+
+On a mismatch Test prints a unified diff from the golden file to the
+output, coloured when stdout is a terminal and NO_COLOR is not set. It ends
+with a line 'N passed, N failed' (and ', N updated' with -update) and exits
+with status 1 if any script failed or had no golden file.
+
+With -update, golden files that differ are rewritten and missing ones
+created; files that match are not touched. Each file written is named.`
+
+// testCmd is `schedlab test`.
+func testCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("schedlab test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var opts golden.Options
+	fs.BoolVar(&opts.Update, "update", false, "rewrite golden files that differ and create missing ones")
+	fs.StringVar(&opts.GoldenDir, "golden", "", "look for golden files under `DIR`, mirroring the scripts' names, instead of beside the scripts")
+	fs.BoolVar(&opts.Verbose, "v", false, "name every script tested, not only failures and updates")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			printTestHelp(stdout, fs)
+			return 0
+		}
+		fmt.Fprintf(stderr, "schedlab test: %v\nusage: %s (see 'schedlab test -h')\n", err, testSynopsis)
+		return 2
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	opts.Out = stdout
+	opts.Color = useColor(stdout)
+	sum, err := golden.Run(paths, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab test: %v\n", err)
+		return 1
+	}
+	if sum.Passed+sum.Failed+sum.Updated == 0 {
+		fmt.Fprintf(stderr, "schedlab test: no golden files found for %v (is -golden DIR missing?)\n", paths)
+		return 1
+	}
+	if sum.Failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// useColor reports whether output to w is coloured: only on a terminal,
+// and never when NO_COLOR is set (https://no-color.org).
+func useColor(w io.Writer) bool {
+	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
+}
+
+func printTestHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: %s\n\n%s\n\nFlags:\n", testSynopsis, testHelpText)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+func testHelp(w io.Writer) { testCmd([]string{"-h"}, w, io.Discard) }

@@ -1,0 +1,325 @@
+// Package golden locks what schedlab scripts print as golden files and
+// checks them. It is the one harness behind both `schedlab test` and
+// `go test ./golden`, which tests every example in examples/ against the
+// golden file of the same name in this directory.
+//
+// A script is run exactly as `schedlab run --trace script.star` runs it,
+// with the flags of its `# schedlab:` directives, and everything the run
+// shows is written into one text, its golden text:
+//
+//	stdout (the trace, with the program's output inline)
+//	-- stderr --
+//	stderr, if the run wrote any
+//	-- exit N --
+//
+// The `-- stderr --` section is there only when stderr is not empty and
+// the `-- exit N --` line only when the exit status N is not 0. A newline
+// is added before a marker if the text before it does not end with one.
+//
+// The script runs under its absolute path, and the path of its directory
+// (with the trailing slash) is removed from the output, so that file
+// names in error messages and backtraces read `deadlock.star:12:5` no
+// matter where the test runs from. A golden file therefore does not
+// depend on the working directory, the host, or its GOMAXPROCS.
+package golden
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fatih/color"
+	"github.com/rogpeppe/go-internal/diff"
+
+	"github.com/schedlab/schedlab/internal/cli"
+)
+
+// Extensions of scripts and of their golden files.
+const (
+	ScriptExt = ".star"
+	GoldenExt = ".golden"
+)
+
+// A Case is one script and its golden file.
+type Case struct {
+	Script string // path of the .star file
+	Golden string // path of its golden file, which may not exist yet
+}
+
+// Cases returns the scripts named by paths, in order, each with the path of
+// its golden file. A path is a .star file, always included, or a directory,
+// walked recursively in lexical order (skipping directories whose name
+// starts with a dot) for .star files that have a golden file, or for all
+// of them when all is set (as `schedlab test -update` does, to create the
+// missing goldens).
+//
+// The golden file of x.star is x.golden beside it when goldenDir is empty.
+// Otherwise it is under goldenDir, at the script's path relative to the
+// directory that was walked, or at its base name for a script named by
+// itself: with goldenDir "golden", both `examples/hello.star` and the
+// directory `examples` give golden/hello.golden.
+func Cases(paths []string, goldenDir string, all bool) ([]Case, error) {
+	var cases []Case
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			if filepath.Ext(p) != ScriptExt {
+				return nil, fmt.Errorf("%s: not a %s script", p, ScriptExt)
+			}
+			cases = append(cases, Case{Script: p, Golden: goldenPath(p, filepath.Base(p), goldenDir)})
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if path != p && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if filepath.Ext(path) != ScriptExt {
+				return nil
+			}
+			rel, err := filepath.Rel(p, path)
+			if err != nil {
+				return err
+			}
+			c := Case{Script: path, Golden: goldenPath(path, rel, goldenDir)}
+			if !all {
+				if _, err := os.Stat(c.Golden); err != nil {
+					return nil // not a golden test
+				}
+			}
+			cases = append(cases, c)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return cases, nil
+}
+
+// goldenPath returns the golden file of the script at path, whose name
+// relative to the walked directory is rel.
+func goldenPath(path, rel, goldenDir string) string {
+	if goldenDir == "" {
+		return strings.TrimSuffix(path, ScriptExt) + GoldenExt
+	}
+	return filepath.Join(goldenDir, strings.TrimSuffix(rel, ScriptExt)+GoldenExt)
+}
+
+// Output runs the script as `schedlab run --trace script` does and returns
+// its golden text (see the package comment).
+func Output(script string) []byte {
+	abs, err := filepath.Abs(script)
+	if err != nil {
+		abs = script
+	}
+	var stdout, stderr bytes.Buffer
+	code := cli.Run([]string{"--trace", abs}, &stdout, &stderr)
+	dir := []byte(filepath.Dir(abs) + string(filepath.Separator))
+	return Format(
+		bytes.ReplaceAll(stdout.Bytes(), dir, nil),
+		bytes.ReplaceAll(stderr.Bytes(), dir, nil),
+		code)
+}
+
+// Format returns the golden text of a run that wrote stdout and stderr and
+// exited with code.
+func Format(stdout, stderr []byte, code int) []byte {
+	var b bytes.Buffer
+	b.Write(stdout)
+	endLine := func() {
+		if b.Len() > 0 && b.Bytes()[b.Len()-1] != '\n' {
+			b.WriteByte('\n')
+		}
+	}
+	if len(stderr) > 0 {
+		endLine()
+		b.WriteString("-- stderr --\n")
+		b.Write(stderr)
+	}
+	if code != 0 {
+		endLine()
+		fmt.Fprintf(&b, "-- exit %d --\n", code)
+	}
+	return b.Bytes()
+}
+
+// A Status is the outcome of checking one case.
+type Status int
+
+// Outcomes of Check.
+const (
+	Pass     Status = iota // the output matches the golden file
+	Fail                   // it does not; Result.Diff says how
+	NoGolden               // there is no golden file, and no update was asked for
+	Updated                // the golden file differed and was rewritten
+	Created                // the golden file did not exist and was written
+	Error                  // the golden file could not be read or written; Result.Err says why
+)
+
+// A Result is the outcome of checking one case.
+type Result struct {
+	Status Status
+	Diff   []byte // for Fail: a unified diff from the golden file to the output
+	Err    error  // for Error
+}
+
+// Check runs the case's script and compares its golden text with the golden
+// file. With update, a golden file that differs or does not exist is
+// written; one that matches is left alone.
+func (c Case) Check(update bool) Result {
+	want, err := os.ReadFile(c.Golden)
+	missing := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !missing {
+		return Result{Status: Error, Err: err}
+	}
+	if missing && !update {
+		return Result{Status: NoGolden}
+	}
+	got := Output(c.Script)
+	if !missing && bytes.Equal(got, want) {
+		return Result{Status: Pass}
+	}
+	if !update {
+		return Result{Status: Fail, Diff: Diff(c.Golden, want, "output", got)}
+	}
+	if err := os.MkdirAll(filepath.Dir(c.Golden), 0o777); err != nil {
+		return Result{Status: Error, Err: err}
+	}
+	if err := os.WriteFile(c.Golden, got, 0o666); err != nil {
+		return Result{Status: Error, Err: err}
+	}
+	if missing {
+		return Result{Status: Created}
+	}
+	return Result{Status: Updated}
+}
+
+// Diff returns a unified diff from old to new, without the leading
+// "diff old new" line, or nil if they are equal.
+func Diff(oldName string, old []byte, newName string, new []byte) []byte {
+	d := diff.Diff(oldName, old, newName, new)
+	if i := bytes.IndexByte(d, '\n'); i >= 0 && bytes.HasPrefix(d, []byte("diff ")) {
+		d = d[i+1:]
+	}
+	return d
+}
+
+// Options configure Run.
+type Options struct {
+	GoldenDir string    // where golden files live; "" means beside each script (see Cases)
+	Update    bool      // write golden files that differ or are missing
+	Verbose   bool      // report every script, not only failures and updates
+	Color     bool      // colour the diffs and the verdicts
+	Out       io.Writer // where the report goes
+}
+
+// A Summary counts the outcomes of Run.
+type Summary struct {
+	Passed, Failed, Updated int
+}
+
+// Run checks every case named by paths (see Cases), reporting failures
+// with a diff, updates, and a closing line "N passed, N failed" (plus
+// ", N updated" with Update) to opts.Out. It is `schedlab test`. An error
+// means paths could not be listed; nothing was run then.
+func Run(paths []string, opts Options) (Summary, error) {
+	cases, err := Cases(paths, opts.GoldenDir, opts.Update)
+	if err != nil {
+		return Summary{}, err
+	}
+	p := newPainter(opts.Color)
+	var sum Summary
+	for _, c := range cases {
+		r := c.Check(opts.Update)
+		switch r.Status {
+		case Pass:
+			sum.Passed++
+			if opts.Verbose {
+				fmt.Fprintf(opts.Out, "%s %s\n", p.ok("ok  "), c.Script)
+			}
+		case Fail:
+			sum.Failed++
+			fmt.Fprintf(opts.Out, "%s %s\n", p.fail("FAIL"), c.Script)
+			p.diff(opts.Out, r.Diff)
+		case NoGolden:
+			sum.Failed++
+			fmt.Fprintf(opts.Out, "%s %s: no golden %s (-update creates it)\n", p.fail("FAIL"), c.Script, c.Golden)
+		case Updated:
+			sum.Updated++
+			fmt.Fprintf(opts.Out, "updated %s\n", c.Golden)
+		case Created:
+			sum.Updated++
+			fmt.Fprintf(opts.Out, "created %s\n", c.Golden)
+		case Error:
+			sum.Failed++
+			fmt.Fprintf(opts.Out, "%s %s: %v\n", p.fail("FAIL"), c.Script, r.Err)
+		}
+	}
+	fmt.Fprintf(opts.Out, "%d passed, %d failed", sum.Passed, sum.Failed)
+	if opts.Update {
+		fmt.Fprintf(opts.Out, ", %d updated", sum.Updated)
+	}
+	fmt.Fprintln(opts.Out)
+	return sum, nil
+}
+
+// A painter colours the report, or leaves it plain.
+type painter struct {
+	red, green, cyan, bold *color.Color
+}
+
+func newPainter(on bool) *painter {
+	p := &painter{
+		red:   color.New(color.FgRed),
+		green: color.New(color.FgGreen),
+		cyan:  color.New(color.FgCyan),
+		bold:  color.New(color.Bold),
+	}
+	for _, c := range []*color.Color{p.red, p.green, p.cyan, p.bold} {
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+	}
+	return p
+}
+
+func (p *painter) ok(s string) string   { return p.green.Sprint(s) }
+func (p *painter) fail(s string) string { return p.red.Sprint(s) }
+
+// diff writes a unified diff, colouring removed lines red, added lines
+// green and hunk headers cyan.
+func (p *painter) diff(w io.Writer, d []byte) {
+	for _, line := range strings.SplitAfter(string(d), "\n") {
+		if line == "" {
+			continue
+		}
+		text := strings.TrimSuffix(line, "\n")
+		switch {
+		case strings.HasPrefix(text, "---"), strings.HasPrefix(text, "+++"):
+			text = p.bold.Sprint(text)
+		case strings.HasPrefix(text, "@@"):
+			text = p.cyan.Sprint(text)
+		case strings.HasPrefix(text, "-"):
+			text = p.red.Sprint(text)
+		case strings.HasPrefix(text, "+"):
+			text = p.green.Sprint(text)
+		}
+		fmt.Fprintln(w, text)
+	}
+}

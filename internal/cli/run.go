@@ -1,0 +1,208 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/schedlab/schedlab/lang"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// RunSynopsis is the one-line usage of `schedlab run`.
+const RunSynopsis = "schedlab run [flags] script.star"
+
+// runHelp is the text of `schedlab run -h` between the synopsis and the
+// flags.
+const runHelp = `Run runs a Starlark experiment on the simulated Go scheduler. The top
+level of the script is the main goroutine G1 on P0; spawn(f) starts a
+goroutine. When the top level returns the program ends, as in Go. The
+program's print output goes to stdout; a panic, a deadlock report and the
+list of goroutines still alive at the end go to stderr.
+
+With --trace, stdout carries the text trace instead: a header line with
+the trace format version and the settings of the run (procs, seed,
+preempt, then any limit that was set), then one line per scheduling event
+(virtual time, P, M, G, event, details), with the program's own output
+inline. The same script, flags and seed always give the same bytes.
+
+A script sets its own default flags with comment lines at its top, before
+the first line that is neither blank nor a comment:
+
+	# schedlab: --procs=4 --trace
+
+Flags on the command line override them. Flags may come before or after
+the script's name. Flags are written -flag or --flag, and -flag=value or
+-flag value.
+
+The limits end the run with a diagnosis on stderr and exit status 2.
+--timeout is wall-clock time and defaults to 1m; the others are off
+unless set.
+
+Exit status: 0 when main returns (even with goroutines still alive), 2
+for a panic, a deadlock, a limit or a bad flag, 1 when the script cannot
+be read or loaded.`
+
+// Run is `schedlab run`: args are the arguments after "run". It writes the
+// program's output (or the trace) to stdout and errors to stderr, and
+// returns the exit status.
+func Run(args []string, stdout, stderr io.Writer) int {
+	// First the command line alone: find the script, and report a bad
+	// flag before reading any file.
+	fs := newFlagSet(NewSettings())
+	files, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printRunHelp(stdout, fs)
+		return 0
+	}
+	if err != nil {
+		return usageError(stderr, err.Error())
+	}
+	switch len(files) {
+	case 0:
+		return usageError(stderr, "no script named")
+	case 1:
+	default:
+		return usageError(stderr, fmt.Sprintf("want one script, got %d: %s", len(files), strings.Join(files, " ")))
+	}
+	filename := files[0]
+	src, err := os.ReadFile(filename)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab run: %v\n", err)
+		return 1
+	}
+
+	// Then the script's directives, overridden by the command line.
+	s, err := settingsFor(filename, src, args)
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 2
+	}
+	return runScript(filename, src, s, stdout, stderr)
+}
+
+// newFlagSet returns a flag set of the run flags, bound to s. It reports
+// nothing itself: Run prints errors and help.
+func newFlagSet(s *Settings) *flag.FlagSet {
+	fs := flag.NewFlagSet("schedlab run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	s.register(fs)
+	return fs
+}
+
+// parseInterspersed parses args with fs, letting flags come after the
+// positional arguments too (`schedlab run x.star --trace`), and returns
+// the positional arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// settingsFor returns the settings for running the script filename: the
+// defaults, then the script's directives, then the command-line args.
+func settingsFor(filename string, src []byte, args []string) (*Settings, error) {
+	s := NewSettings()
+	fs := newFlagSet(s)
+	for _, d := range directives(src) {
+		err := fs.Parse(d.args)
+		if errors.Is(err, flag.ErrHelp) {
+			err = errors.New("-h is not a run flag")
+		}
+		if err == nil && fs.NArg() > 0 {
+			err = fmt.Errorf("unexpected argument %q: a directive holds only flags", fs.Arg(0))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: schedlab directive: %v", filename, d.line, err)
+		}
+	}
+	if _, err := parseInterspersed(fs, args); err != nil {
+		return nil, fmt.Errorf("schedlab run: %v", err) // cannot happen: Run parsed args already
+	}
+	fs.Visit(func(f *flag.Flag) { s.set[f.Name] = true })
+	return s, nil
+}
+
+// runScript runs the script with settings s and returns the exit status.
+func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Writer) int {
+	opts := lang.Options{
+		Procs:         s.Procs,
+		Seed:          s.Seed,
+		Preempt:       s.Preempt,
+		Stdout:        stdout,
+		Stderr:        stderr,
+		MaxSteps:      s.MaxSteps,
+		MaxGoroutines: s.MaxGoroutines,
+		MaxTime:       s.MaxTime,
+		Timeout:       s.Timeout,
+	}
+	var text *trace.Text
+	if s.Trace {
+		text = trace.NewText(stdout, s.Header())
+		opts.Tracer = text
+		opts.PrintsInTrace = true
+		// The trace is buffered: flush it before anything reaches
+		// stderr, so that on a terminal a panic shows up after the
+		// events that led to it.
+		opts.Stderr = flushFirst{text, stderr}
+	}
+	res := lang.RunFile(filename, src, opts)
+	code := 1
+	if res != nil {
+		code = res.ExitCode
+	}
+	if text != nil {
+		if err := text.Flush(); err != nil {
+			fmt.Fprintf(stderr, "schedlab run: writing the trace: %v\n", err)
+			if code == 0 {
+				code = 1
+			}
+		}
+	}
+	return code
+}
+
+// flushFirst is a writer that flushes a buffered trace before each write.
+type flushFirst struct {
+	t *trace.Text
+	w io.Writer
+}
+
+func (f flushFirst) Write(p []byte) (int, error) {
+	f.t.Flush() // an error is remembered by the Text and reported at the end
+	return f.w.Write(p)
+}
+
+// usageError reports a bad command line: the error, then the synopsis and
+// where to find help. It returns the exit status 2, as the flag package
+// does.
+func usageError(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "schedlab run: %s\nusage: %s (see 'schedlab run -h')\n", msg, RunSynopsis)
+	return 2
+}
+
+// printRunHelp prints the help of `schedlab run`.
+func printRunHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: %s\n\n%s\n\nFlags:\n", RunSynopsis, runHelp)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// RunHelp writes the help of `schedlab run` to w, as `schedlab run -h`
+// prints it.
+func RunHelp(w io.Writer) {
+	printRunHelp(w, newFlagSet(NewSettings()))
+}

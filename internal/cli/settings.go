@@ -1,0 +1,188 @@
+// Package cli holds what the schedlab command does with its flags: the
+// settings of one run, their flags, the `# schedlab:` directive that sets a
+// script's defaults, and Run, which is `schedlab run`. It is a package of its
+// own so that the golden-file harness (package golden) can run a script
+// exactly as `schedlab run --trace` does, with the same code.
+//
+// Adding a run flag takes one line in (*Settings).register, plus one in
+// (*Settings).Header if it changes what the trace shows, plus the use of the
+// value in Run.
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/schedlab/schedlab/runtime"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// Limits of --procs. The real runtime caps GOMAXPROCS at 1024
+// (runtime2.go: _MaxGomaxprocs).
+const (
+	minProcs = 1
+	maxProcs = 1024
+)
+
+// DefaultTimeout is the wall-clock limit of a run when --timeout is not
+// given. A lesson-sized script finishes in milliseconds; a minute stops a
+// runaway script without getting in the way of a big experiment.
+const DefaultTimeout = 60 * time.Second
+
+// Settings are the flags of one run of a script. The zero value is not
+// useful; start from NewSettings, which holds the defaults.
+type Settings struct {
+	Procs         int           // GOMAXPROCS at start (--procs)
+	Seed          uint64        // the run's one PRNG (--seed)
+	Trace         bool          // text trace interleaved with output on stdout (--trace)
+	Preempt       bool          // sysmon preemption (--preempt=on|off)
+	MaxSteps      uint64        // Starlark steps over all goroutines; 0 means none (--max-steps)
+	MaxGoroutines int           // goroutines alive at once; 0 means none (--max-goroutines)
+	MaxTime       int64         // virtual ns; 0 means none (--max-time)
+	Timeout       time.Duration // wall clock; 0 means none (--timeout)
+
+	set map[string]bool // flags given explicitly, by a directive or the command line
+}
+
+// NewSettings returns the defaults: one P, seed 1, preemption on, no trace,
+// no limits except the wall-clock DefaultTimeout.
+func NewSettings() *Settings {
+	return &Settings{
+		Procs:   1,
+		Seed:    1,
+		Preempt: true,
+		Timeout: DefaultTimeout,
+		set:     map[string]bool{},
+	}
+}
+
+// register defines one flag per setting on fs. Flag names are what the
+// trace header calls the settings.
+func (s *Settings) register(fs *flag.FlagSet) {
+	fs.Var(&intRange{&s.Procs, minProcs, maxProcs}, "procs", "run with `N` Ps (GOMAXPROCS at start), from 1 to 1024")
+	fs.Uint64Var(&s.Seed, "seed", s.Seed, "seed `S` of the run's PRNG (steal order, select); same seed, same run")
+	fs.BoolVar(&s.Trace, "trace", s.Trace, "print every scheduling event on stdout, interleaved with the program's output")
+	fs.Var((*onOff)(&s.Preempt), "preempt", "preempt a goroutine that has run for its 10ms time slice: `on|off` (off behaves as Go before 1.14)")
+	fs.Uint64Var(&s.MaxSteps, "max-steps", s.MaxSteps, "stop the run after `N` Starlark steps over all goroutines (0: no limit)")
+	fs.Var(&intRange{&s.MaxGoroutines, 0, 1 << 30}, "max-goroutines", "stop the run when more than `N` goroutines are alive (0: no limit)")
+	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
+	fs.Var((*wallDuration)(&s.Timeout), "timeout", "stop the run after `D` of wall-clock time, such as 10s (0: no limit)")
+}
+
+// Header returns the trace header for these settings: the format version,
+// then procs, seed and preempt, then every limit that was set, always in
+// this order.
+func (s *Settings) Header() trace.Header {
+	kv := []trace.KV{
+		{Key: "procs", Value: strconv.Itoa(s.Procs)},
+		{Key: "seed", Value: strconv.FormatUint(s.Seed, 10)},
+		{Key: "preempt", Value: onOff(s.Preempt).String()},
+	}
+	if s.MaxSteps != 0 {
+		kv = append(kv, trace.KV{Key: "max-steps", Value: strconv.FormatUint(s.MaxSteps, 10)})
+	}
+	if s.MaxGoroutines != 0 {
+		kv = append(kv, trace.KV{Key: "max-goroutines", Value: strconv.Itoa(s.MaxGoroutines)})
+	}
+	if s.MaxTime != 0 {
+		kv = append(kv, trace.KV{Key: "max-time", Value: runtime.FormatDuration(s.MaxTime)})
+	}
+	if s.set["timeout"] && s.Timeout != 0 {
+		kv = append(kv, trace.KV{Key: "timeout", Value: s.Timeout.String()})
+	}
+	return trace.Header{Settings: kv}
+}
+
+// An intRange is an int flag that must lie in [lo, hi].
+type intRange struct {
+	p      *int
+	lo, hi int
+}
+
+func (r *intRange) Set(v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return fmt.Errorf("want an integer from %d to %d", r.lo, r.hi)
+	}
+	if n < r.lo || n > r.hi {
+		return fmt.Errorf("out of range, want %d to %d", r.lo, r.hi)
+	}
+	*r.p = n
+	return nil
+}
+
+func (r *intRange) String() string {
+	if r == nil || r.p == nil {
+		return "0"
+	}
+	return strconv.Itoa(*r.p)
+}
+
+// onOff is a bool flag spelled on or off.
+type onOff bool
+
+func (b *onOff) Set(v string) error {
+	switch v {
+	case "on":
+		*b = true
+	case "off":
+		*b = false
+	default:
+		return fmt.Errorf("want on or off")
+	}
+	return nil
+}
+
+func (b onOff) String() string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// virtualDuration is a duration of virtual time in ns, written as Go writes
+// durations ("1.5ms") or as an integer count of nanoseconds.
+type virtualDuration int64
+
+func (d *virtualDuration) Set(v string) error {
+	ns, err := runtime.ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("want a duration such as 1s or 250ms")
+	}
+	if ns < 0 {
+		return fmt.Errorf("negative duration")
+	}
+	*d = virtualDuration(ns)
+	return nil
+}
+
+func (d *virtualDuration) String() string {
+	if d == nil {
+		return "0s"
+	}
+	return runtime.FormatDuration(int64(*d))
+}
+
+// wallDuration is a wall-clock duration ("10s").
+type wallDuration time.Duration
+
+func (d *wallDuration) Set(v string) error {
+	t, err := time.ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("want a duration such as 10s or 2m")
+	}
+	if t < 0 {
+		return fmt.Errorf("negative duration")
+	}
+	*d = wallDuration(t)
+	return nil
+}
+
+func (d *wallDuration) String() string {
+	if d == nil {
+		return "0s"
+	}
+	return time.Duration(*d).String()
+}
