@@ -44,7 +44,7 @@ const (
 	EvGlobalRunqGet            // P took Arg Gs from the global queue (globrunqget/globrunqgetbatch)
 	EvMSpinning                // M became spinning (looking for work)
 	EvMStop                    // M found nothing to do and parked (stopm); its thread sleeps
-	EvMStart                   // M was created (newm) or woken (startm) for P
+	EvMStart                   // M was created (newm) or woken (startm) for P; Arg = 1 if it starts spinning
 	EvTimerFire                // a timer expired; G2 is the G it readies
 	EvProcResize               // gomaxprocs changed from Arg to P2 (procresize)
 	EvPrint                    // the program printed Reason (not a scheduling event; for traces that interleave output)

@@ -130,6 +130,7 @@ type Machine struct {
 
 	now     int64
 	actions actionHeap
+	nwork   int    // queued actions other than sysmon's
 	seq     uint64 // action sequence numbers
 	evseq   uint64 // event sequence numbers
 	ev      Event  // scratch event handed to the tracer
@@ -151,9 +152,12 @@ type Machine struct {
 	mainG    *G  // G1
 	stealOrd randomOrder
 
-	sysmonOn    bool
-	sysmonDelay int64
-	sysmonIdle  int
+	sysmonStarted bool   // the first G ran
+	sysmonDeep    bool   // sleeping until the next timer: all Ps idle
+	sysmonWaiting bool   // sleeping with no wake-up queued
+	sysmonGen     uint64 // the live actSysmon carries this gen
+	sysmonDelay   int64
+	sysmonIdle    int
 
 	result      Result
 	interrupted atomic.Pointer[error]
@@ -238,7 +242,12 @@ func (m *Machine) Start(main Func) *G {
 	m.acquirep(mp, pp)
 	gp := m.newproc1(main, nil, pp, "main")
 	m.mainG = gp
-	m.runqput(pp, gp, true)
+	// G1 goes on the ring, not in runnext, so that P0's schedtick is 1
+	// when main starts. In a real program the runtime's own goroutines
+	// (bgsweep, bgscavenge, forcegc) run and park before main.main, so the
+	// first trip through findRunnable after main blocks is never the
+	// 61st-tick one; starting at schedtick 0 would make it so.
+	m.runqput(pp, gp, false)
 	m.scheduleAfter(mp, 0)
 	m.result.Outcome = Running
 	return gp
@@ -285,14 +294,19 @@ func (m *Machine) Step() bool {
 		m.finish(Canceled, *p, nil)
 		return false
 	}
-	if m.actions.Len() == 0 {
+	if m.nwork == 0 {
+		// Only sysmon's wake-up (if anything) is queued, and sysmon
+		// alone never makes a G runnable.
 		m.checkdead()
 		return false
 	}
 	a := heap.Pop(&m.actions).(action)
+	if a.kind != actSysmon {
+		m.nwork--
+	}
 	if m.cfg.MaxTime > 0 && a.when > m.cfg.MaxTime {
 		m.now = m.cfg.MaxTime
-		heap.Push(&m.actions, a)
+		m.after(a.when-m.now, a)
 		m.finish(Limit, &LimitError{What: "virtual time", Msg: fmt.Sprintf("virtual time limit of %s reached", FormatDuration(m.cfg.MaxTime))}, nil)
 		return false
 	}
@@ -306,7 +320,7 @@ func (m *Machine) Step() bool {
 
 // Pending reports whether the Machine has any future action queued (used by
 // the REPL to tell "idle, waiting for input" from "still going").
-func (m *Machine) Pending() bool { return m.actions.Len() > 0 }
+func (m *Machine) Pending() bool { return m.nwork > 0 }
 
 // finish ends the run with the given outcome, unless it has ended already.
 func (m *Machine) finish(o Outcome, err error, gp *G) {
@@ -388,6 +402,9 @@ func (m *Machine) after(d int64, a action) {
 	m.seq++
 	a.when = m.now + d
 	a.seq = m.seq
+	if a.kind != actSysmon {
+		m.nwork++
+	}
 	heap.Push(&m.actions, a)
 }
 
@@ -411,7 +428,9 @@ func (m *Machine) perform(a action) {
 	case actTimer:
 		m.timerWake(a.pp)
 	case actSysmon:
-		m.sysmon()
+		if a.gen == m.sysmonGen {
+			m.sysmon()
+		}
 	}
 }
 

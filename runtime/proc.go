@@ -123,7 +123,11 @@ func (m *Machine) startm(pp *P, spinning bool) {
 	mp.nextp = pp
 	pp.status = Prunning
 	pp.m = mp
-	m.emit(EvMStart, pp, mp, nil, nil, -1, 0, "")
+	var spin int64
+	if spinning {
+		spin = 1
+	}
+	m.emit(EvMStart, pp, mp, nil, nil, -1, spin, "")
 	m.scheduleAfter(mp, m.cfg.WakeupLatency)
 }
 
@@ -269,14 +273,25 @@ func runqputbatch(pp *P, q *gQueue) {
 	}
 }
 
+// runnextStealable reports whether a thief may take p2's runnext. The real
+// thief sleeps 3µs before taking the runnext of a running P, so that a P
+// about to run the G it just readied gets to do so; here, a P whose M is in
+// schedule at this very instant keeps its runnext.
+func runnextStealable(p2 *P) bool {
+	if p2.runnext == nil {
+		return false
+	}
+	return !(p2.status == Prunning && p2.m != nil && p2.m.curg == nil)
+}
+
 // runqgrab takes half of p2's ring (rounded up) for a thief. If the ring is
 // empty and stealRunNextG is set, it takes p2's runnext instead. Mirrors
-// runqgrab (without the 3µs pause before stealing a running P's runnext).
+// runqgrab.
 func runqgrab(p2 *P, stealRunNextG bool) []*G {
 	n := p2.runqtail - p2.runqhead
 	n -= n / 2
 	if n == 0 {
-		if stealRunNextG && p2.runnext != nil {
+		if stealRunNextG && runnextStealable(p2) {
 			gp := p2.runnext
 			p2.runnext = nil
 			return []*G{gp}
@@ -463,7 +478,7 @@ top:
 // or runnext. Mirrors checkRunqsNoP.
 func (m *Machine) anyRunq() bool {
 	for _, p2 := range m.allp[:m.gomaxprocs] {
-		if p2.status != Pidle && !runqempty(p2) {
+		if p2.status != Pidle && (p2.runqtail != p2.runqhead || runnextStealable(p2)) {
 			return true
 		}
 	}
@@ -518,6 +533,7 @@ func (m *Machine) execute(mp *M, gp *G, inheritTime bool) {
 	}
 	m.emit(EvGoStart, pp, mp, gp, nil, -1, inh, "")
 	m.ensureSysmon()
+	m.resumeSysmon()
 	m.resume(gp)
 }
 
@@ -711,6 +727,7 @@ func (m *Machine) entersyscall(gp *G, d int64) {
 	mp.syscall = true
 	gp.lockedp = pp
 	m.ensureSysmon()
+	m.wakeSysmon()
 	m.after(d, action{kind: actSyscallDone, gp: gp})
 }
 
@@ -750,45 +767,101 @@ func (m *Machine) exitsyscall(gp *G) {
 	m.stopm(mp)
 }
 
-// ensureSysmon starts the sysmon ticks if they are not running.
+// ensureSysmon starts sysmon the first time a G runs. sysmon is a thread
+// that never stops; here it is a chain of actSysmon actions, started once.
 func (m *Machine) ensureSysmon() {
-	if m.sysmonOn {
+	if m.sysmonStarted {
 		return
 	}
-	m.sysmonOn = true
-	m.sysmonDelay = sysmonMinDelay
+	m.sysmonStarted = true
 	m.sysmonIdle = 0
-	m.after(m.sysmonDelay, action{kind: actSysmon})
+	m.sysmonDelay = m.sysmonNextDelay()
+	m.sysmonAfter(m.sysmonDelay)
 }
 
-// sysmon is one tick of the system monitor: retake Ps blocked in syscalls
-// and preempt Gs that ran too long, then sleep 20µs, backing off to 10ms
-// after 50 idle ticks. It stops ticking when no P runs or is in a syscall.
-// Mirrors sysmon.
+// sysmonNextDelay is the sleep at the top of sysmon's loop: 20µs, doubling
+// after 50 idle cycles, at most 10ms.
+func (m *Machine) sysmonNextDelay() int64 {
+	d := m.sysmonDelay
+	if m.sysmonIdle == 0 {
+		d = sysmonMinDelay
+	} else if m.sysmonIdle > sysmonIdleCycles {
+		d *= 2
+	}
+	return min(d, sysmonMaxDelay)
+}
+
+// sysmonAfter queues sysmon's next wake-up d ns from now, replacing any.
+func (m *Machine) sysmonAfter(d int64) {
+	m.sysmonGen++
+	m.after(d, action{kind: actSysmon, gen: m.sysmonGen})
+}
+
+// sysmon is one pass of the system monitor's loop, after its sleep: when
+// every P is idle it sleeps deeply until the next timer; otherwise it
+// retakes Ps blocked in syscalls and preempts Gs that ran too long, then
+// sleeps again. Mirrors sysmon.
 func (m *Machine) sysmon() {
+	if !m.sysmonDeep && int32(len(m.pidle)) == m.gomaxprocs {
+		// Deep sleep until the next timer, or until a G enters a
+		// syscall (entersyscall wakes sysmon then).
+		next := m.nextTimer()
+		if next < 0 {
+			m.sysmonDeep = true
+			m.sysmonWaiting = true
+			return // no action queued: woken by wakeSysmon
+		}
+		if next > m.now {
+			m.sysmonDeep = true
+			m.sysmonAfter(next - m.now)
+			return
+		}
+	}
+	m.sysmonDeep = false
+	m.sysmonWaiting = false
 	if m.retake() != 0 {
 		m.sysmonIdle = 0
 	} else {
 		m.sysmonIdle++
 	}
-	if m.sysmonIdle == 0 {
-		m.sysmonDelay = sysmonMinDelay
-	} else if m.sysmonIdle > sysmonIdleCycles {
-		m.sysmonDelay *= 2
-	}
-	m.sysmonDelay = min(m.sysmonDelay, sysmonMaxDelay)
-	watch := false
-	for _, pp := range m.allp[:m.gomaxprocs] {
-		if pp.status == Psyscall || (pp.status == Prunning && pp.m != nil && pp.m.curg != nil) {
-			watch = true
-			break
-		}
-	}
-	if !watch {
-		m.sysmonOn = false
+	m.sysmonDelay = m.sysmonNextDelay()
+	m.sysmonAfter(m.sysmonDelay)
+}
+
+// wakeSysmon is entersyscall's wake-up of a deeply sleeping sysmon: it
+// starts again with a 20µs sleep. Mirrors entersyscall_sysmon.
+func (m *Machine) wakeSysmon() {
+	if !m.sysmonDeep {
 		return
 	}
-	m.after(m.sysmonDelay, action{kind: actSysmon})
+	m.sysmonDeep = false
+	m.sysmonWaiting = false
+	m.sysmonIdle = 0
+	m.sysmonDelay = sysmonMinDelay
+	m.sysmonAfter(m.sysmonDelay)
+}
+
+// resumeSysmon restarts a sysmon that went to sleep with no timer to wake
+// it, when a G starts running again (in the real runtime the sleep is
+// bounded by forcegcperiod/2, and a thread that takes a P would find sysmon
+// awake by then; here nothing else could wake it).
+func (m *Machine) resumeSysmon() {
+	if m.sysmonWaiting {
+		m.sysmonWaiting = false
+		m.sysmonDeep = false
+		m.sysmonAfter(m.sysmonDelay)
+	}
+}
+
+// nextTimer returns the earliest timer deadline over all Ps, or -1.
+func (m *Machine) nextTimer() int64 {
+	next := int64(-1)
+	for _, pp := range m.allp[:m.gomaxprocs] {
+		if pp.timers.Len() > 0 && (next < 0 || pp.timers[0].when < next) {
+			next = pp.timers[0].when
+		}
+	}
+	return next
 }
 
 // retake preempts Gs that have run on the same schedtick for 10ms and takes

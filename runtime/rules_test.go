@@ -1,0 +1,480 @@
+package runtime
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The tests in this file pin one scheduling rule each and name the runtime
+// function the rule comes from. White-box tests build the state by hand and
+// call the scheduler's functions directly; the others run goroutines.
+
+// world builds a Machine with procs Ps, M0 holding P0, and n runnable Gs
+// that are on no queue yet.
+func world(procs, n int) (*Machine, *M, []*G) {
+	m := NewMachine(Config{Procs: procs, Seed: 1})
+	mp := m.newm()
+	m.pidleRemove(m.allp[0])
+	m.acquirep(mp, m.allp[0])
+	gs := make([]*G, n)
+	for i := range gs {
+		gs[i] = m.newproc1(func(*G) error { return nil }, nil, m.allp[0], fmt.Sprint("g", i))
+	}
+	return m, mp, gs
+}
+
+func ids(gs []*G) []int64 {
+	var out []int64
+	for _, g := range gs {
+		out = append(out, g.goid)
+	}
+	return out
+}
+
+func ring(pp *P) []int64 {
+	var out []int64
+	for i := pp.runqhead; i != pp.runqtail; i++ {
+		out = append(out, pp.runq[i%runqSize].goid)
+	}
+	return out
+}
+
+// runqput: with next, the new G takes runnext and the old one is kicked to
+// the tail of the ring.
+func TestRunqputKicksRunnext(t *testing.T) {
+	m, _, gs := world(1, 3)
+	pp := m.allp[0]
+	for _, g := range gs {
+		m.runqput(pp, g, true)
+	}
+	if pp.runnext != gs[2] {
+		t.Errorf("runnext = G%d, want G%d", pp.runnext.goid, gs[2].goid)
+	}
+	if got, want := ring(pp), ids(gs[:2]); !slices.Equal(got, want) {
+		t.Errorf("ring = %v, want %v", got, want)
+	}
+}
+
+// runqputslow: a put into a full ring moves the first half of the ring and
+// the G being put, in order, to the global queue.
+func TestRunqputslowMovesHalf(t *testing.T) {
+	m, _, gs := world(1, runqSize+1)
+	pp := m.allp[0]
+	for _, g := range gs {
+		m.runqput(pp, g, false)
+	}
+	want := append(ids(gs[:runqSize/2]), gs[runqSize].goid)
+	if got := ids(m.runq.slice()); !slices.Equal(got, want) {
+		t.Errorf("global = %v\nwant %v", got, want)
+	}
+	if got, want := ring(pp), ids(gs[runqSize/2:runqSize]); !slices.Equal(got, want) {
+		t.Errorf("ring = %v\nwant %v", got, want)
+	}
+}
+
+// runqget/execute: a G taken from runnext inherits the time slice, so the
+// P's schedtick does not advance; a G from the ring advances it.
+func TestRunnextInheritsTimeSlice(t *testing.T) {
+	m, mp, gs := world(1, 2)
+	pp := m.allp[0]
+	m.runqput(pp, gs[0], false)
+	m.runqput(pp, gs[1], true)
+	gp, inherit := m.findRunnable(mp)
+	if gp != gs[1] || !inherit {
+		t.Fatalf("got G%d inherit=%v, want runnext G%d inheriting", gp.goid, inherit, gs[1].goid)
+	}
+	gp, inherit = m.findRunnable(mp)
+	if gp != gs[0] || inherit {
+		t.Fatalf("got G%d inherit=%v, want ring G%d not inheriting", gp.goid, inherit, gs[0].goid)
+	}
+}
+
+// findRunnable: every 61st schedtick the global queue is looked at before
+// the local one.
+func TestFindRunnableChecksGlobalEvery61Ticks(t *testing.T) {
+	for _, tc := range []struct {
+		tick   uint32
+		global bool
+	}{{0, true}, {1, false}, {60, false}, {61, true}, {122, true}, {123, false}} {
+		m, mp, gs := world(1, 2)
+		pp := m.allp[0]
+		m.runqput(pp, gs[0], false)
+		m.globrunqput(gs[1])
+		pp.schedtick = tc.tick
+		gp, _ := m.findRunnable(mp)
+		if got := gp == gs[1]; got != tc.global {
+			t.Errorf("schedtick %d: took from global = %v, want %v", tc.tick, got, tc.global)
+		}
+	}
+}
+
+// findRunnable/globrunqgetbatch: an empty local queue takes a batch of
+// min(len(global)/gomaxprocs+1, 128) from the global queue: one to run,
+// the rest onto the ring in order.
+func TestGlobrunqgetbatchSize(t *testing.T) {
+	for _, tc := range []struct{ procs, n, want int }{
+		{1, 10, 10}, {2, 10, 6}, {4, 10, 3}, {1, 300, 128}, {4, 1, 1},
+	} {
+		m, mp, gs := world(tc.procs, tc.n)
+		pp := m.allp[0]
+		pp.schedtick = 1
+		for _, g := range gs {
+			m.globrunqput(g)
+		}
+		gp, _ := m.findRunnable(mp)
+		if gp != gs[0] {
+			t.Errorf("%+v: ran G%d, want the head G%d", tc, gp.goid, gs[0].goid)
+		}
+		if got, want := ring(pp), ids(gs[1:tc.want]); !slices.Equal(got, want) {
+			t.Errorf("%+v: ring = %v, want %v", tc, got, want)
+		}
+	}
+}
+
+// runqsteal/runqgrab: a thief takes half of the victim's ring (rounded
+// up), runs the last one taken and keeps the rest in order.
+func TestRunqstealTakesHalf(t *testing.T) {
+	m, _, gs := world(2, 5)
+	victim, thief := m.allp[0], m.allp[1]
+	for _, g := range gs {
+		m.runqput(victim, g, false)
+	}
+	m.pidleRemove(thief)
+	thief.status = Prunning
+	gp := m.runqsteal(thief, victim, false)
+	if gp != gs[2] {
+		t.Errorf("thief runs G%d, want G%d", gp.goid, gs[2].goid)
+	}
+	if got, want := ring(thief), ids(gs[:2]); !slices.Equal(got, want) {
+		t.Errorf("thief ring = %v, want %v", got, want)
+	}
+	if got, want := ring(victim), ids(gs[3:]); !slices.Equal(got, want) {
+		t.Errorf("victim ring = %v, want %v", got, want)
+	}
+}
+
+// runqgrab: runnext is stolen only in stealWork's last round, and never
+// from a P whose M is about to run it.
+func TestRunnextStolenOnlyInLastRound(t *testing.T) {
+	m, _, gs := world(2, 1)
+	victim, thief := m.allp[0], m.allp[1]
+	m.runqput(victim, gs[0], true)
+	if gp := m.runqsteal(thief, victim, false); gp != nil {
+		t.Errorf("stole runnext G%d outside the last round", gp.goid)
+	}
+	// victim's M0 is in schedule (no curg): it keeps its runnext.
+	if gp := m.runqsteal(thief, victim, true); gp != nil {
+		t.Errorf("stole runnext from a P about to run it")
+	}
+	victim.m.curg = gs[0] // pretend M0 runs a G now
+	if gp := m.runqsteal(thief, victim, true); gp != gs[0] {
+		t.Errorf("last round did not steal runnext")
+	}
+}
+
+// casgstatus: an illegal transition is an internal error.
+func TestCasgstatusIllegalTransitionThrows(t *testing.T) {
+	m, _, gs := world(1, 1)
+	_ = m
+	defer func() {
+		r := recover()
+		ie, ok := r.(*InternalError)
+		if !ok || !strings.Contains(ie.Msg, "illegal transition runnable → waiting") {
+			t.Errorf("recovered %v, want an InternalError about the transition", r)
+		}
+	}()
+	casgstatus(gs[0], Grunnable, Gwaiting)
+}
+
+// gfput/gfget: a dead G is reused by the next spawn on the same P, with a
+// fresh goid.
+func TestGFreeReuse(t *testing.T) {
+	var first, second *G
+	_, res := run(t, Config{Procs: 1}, func(g *G, log func(string, ...any)) error {
+		first, _ = g.Go(func(*G) error { return nil }, "a")
+		g.Gosched() // let it run and die
+		second, _ = g.Go(func(*G) error { return nil }, "b")
+		return nil
+	})
+	if res.Outcome != Exited {
+		t.Fatal(res.Outcome, res.Err)
+	}
+	if first != second {
+		t.Errorf("spawn after exit did not reuse the dead G")
+	}
+	if second.goid != 3 {
+		t.Errorf("reused G has goid %d, want a fresh 3", second.goid)
+	}
+}
+
+// newproc1: goids come from per-P caches of 16.
+func TestGoidCacheBatches(t *testing.T) {
+	m, _, _ := world(2, 1) // G1 on P0 takes P0's batch 1..16
+	p1 := m.allp[1]
+	g := m.newproc1(func(*G) error { return nil }, nil, p1, "x")
+	if g.goid != 17 {
+		t.Errorf("first G made on P1 has goid %d, want 17 (P0 holds 1..16)", g.goid)
+	}
+}
+
+// goschedImpl: gosched puts the caller on the global queue, behind the
+// goroutines of the local queue.
+func TestGoschedGoesBehindLocalQueue(t *testing.T) {
+	out, res := run(t, Config{Procs: 1}, func(g *G, log func(string, ...any)) error {
+		g.Gosched() // warm up: schedtick 1, off the 61-tick
+		for _, name := range []string{"a", "b"} {
+			g.Go(func(*G) error { log("%s", name); return nil }, name)
+		}
+		g.Gosched()
+		log("main")
+		return nil
+	})
+	if res.Outcome != Exited {
+		t.Fatal(res.Outcome, res.Err)
+	}
+	if want := "b\na\nmain\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+// closechan: waiters are collected on a gList (a stack) and readied from
+// it, each into runnext, kicking the previous one: receivers r0 r1 r2 run
+// as r0, r2, r1.
+func TestCloseWakeOrder(t *testing.T) {
+	out, res := run(t, Config{Procs: 1}, func(g *G, log func(string, ...any)) error {
+		c, _ := g.Machine().NewChan(0)
+		for i := range 3 {
+			g.Go(func(g *G) error {
+				_, ok := g.Recv(c)
+				log("r%d %v", i, ok)
+				return nil
+			}, fmt.Sprint("r", i))
+		}
+		g.Sleep(1) // let them block, in order r2 r0 r1 (runnext first)
+		if err := g.Close(c); err != nil {
+			return err
+		}
+		g.Sleep(1)
+		return nil
+	})
+	if res.Outcome != Exited {
+		t.Fatal(res.Outcome, res.Err)
+	}
+	// Blocked in recvq order r2, r0, r1; pushed on the gList in that
+	// order; popped r1, r0, r2; readied so that r2 ends in runnext and
+	// r1, r0 in the ring.
+	if want := "r2 false\nr1 false\nr0 false\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+// chansend/send: a value sent to a parked receiver is handed over and the
+// receiver runs next (runnext), before goroutines already in the ring.
+func TestSendReadiesReceiverIntoRunnext(t *testing.T) {
+	out, res := run(t, Config{Procs: 1}, func(g *G, log func(string, ...any)) error {
+		c, _ := g.Machine().NewChan(0)
+		g.Go(func(g *G) error { v, _ := g.Recv(c); log("recv %v", v); return nil }, "r")
+		g.Sleep(1) // r blocks
+		g.Go(func(g *G) error { log("bystander"); return nil }, "b")
+		g.Go(func(g *G) error { return g.Send(c, 42) }, "s")
+		g.Sleep(1)
+		return nil
+	})
+	if res.Outcome != Exited {
+		t.Fatal(res.Outcome, res.Err)
+	}
+	if want := "recv 42\nbystander\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+// chan.go: sends on a closed channel and closes of closed or nil channels
+// fail with Go's panic texts.
+func TestChanErrors(t *testing.T) {
+	_, res := run(t, Config{}, func(g *G, log func(string, ...any)) error {
+		c, _ := g.Machine().NewChan(1)
+		if err := g.Close(nil); err != ErrCloseOfNil {
+			return fmt.Errorf("close(nil) = %v", err)
+		}
+		g.Close(c)
+		if err := g.Close(c); err != ErrCloseOfClosed {
+			return fmt.Errorf("close twice = %v", err)
+		}
+		if v, ok := g.Recv(c); v != nil || ok {
+			return fmt.Errorf("recv from closed = %v, %v", v, ok)
+		}
+		return g.Send(c, 1)
+	})
+	if res.Outcome != Panicked || res.Err != ErrSendOnClosed {
+		t.Errorf("outcome %v %v, want a panic: send on closed channel", res.Outcome, res.Err)
+	}
+}
+
+// Buffered channels are FIFO, and a receiver that finds a sender blocked
+// on a full buffer takes the head and moves the sender's value to the tail.
+func TestBufferedFIFOWithBlockedSender(t *testing.T) {
+	out, res := run(t, Config{Procs: 1}, func(g *G, log func(string, ...any)) error {
+		c, _ := g.Machine().NewChan(2)
+		g.Go(func(g *G) error {
+			for i := range 4 {
+				g.Send(c, i)
+			}
+			return nil
+		}, "s")
+		g.Sleep(1) // s fills the buffer and blocks sending 2
+		for range 4 {
+			v, _ := g.Recv(c)
+			log("%v", v)
+		}
+		return nil
+	})
+	if res.Outcome != Exited {
+		t.Fatal(res.Outcome, res.Err)
+	}
+	if want := "0\n1\n2\n3\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+// checkdead: nothing can run and nothing is pending: deadlock.
+func TestDeadlock(t *testing.T) {
+	_, res := run(t, Config{Procs: 2}, func(g *G, log func(string, ...any)) error {
+		c, _ := g.Machine().NewChan(0)
+		g.Go(func(g *G) error { g.Recv(c); return nil }, "waiter")
+		g.Recv(c)
+		return nil
+	})
+	if res.Outcome != Deadlock || res.Err != ErrDeadlock {
+		t.Errorf("outcome %v %v, want deadlock", res.Outcome, res.Err)
+	}
+}
+
+// A G sleeping is not a deadlock; timers fire in deadline order.
+func TestTimersFireInDeadlineOrder(t *testing.T) {
+	out, res := run(t, Config{Procs: 2}, func(g *G, log func(string, ...any)) error {
+		wg := g.Machine().NewWaitGroup()
+		for _, d := range []int64{30, 10, 20} {
+			g.Add(wg, 1)
+			g.Go(func(g *G) error {
+				g.Sleep(d * 1000)
+				log("%d at %d", d, g.Now()/1000)
+				return g.Add(wg, -1)
+			}, "sleeper")
+		}
+		g.Wait(wg)
+		return nil
+	})
+	if res.Outcome != Exited {
+		t.Fatal(res.Outcome, res.Err)
+	}
+	if want := "10 at 10\n20 at 20\n30 at 30\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+// sysmon/retake/preemptone: with preemption on, a G that works longer than
+// the 10ms slice is preempted and another G gets the P; with it off, the
+// other G waits for the work to end.
+func TestPreemption(t *testing.T) {
+	for _, noPreempt := range []bool{false, true} {
+		out, res := run(t, Config{Procs: 1, NoPreempt: noPreempt}, func(g *G, log func(string, ...any)) error {
+			wg := g.Machine().NewWaitGroup()
+			g.Add(wg, 2)
+			g.Go(func(g *G) error { g.Work(50e6); log("hog done at %dms", g.Now()/1e6); return g.Add(wg, -1) }, "hog")
+			g.Go(func(g *G) error { g.Work(1e6); log("other done at %dms", g.Now()/1e6); return g.Add(wg, -1) }, "other")
+			g.Wait(wg)
+			return nil
+		})
+		if res.Outcome != Exited {
+			t.Fatal(res.Outcome, res.Err)
+		}
+		// other runs first (runnext) for 1ms; then hog works. Preempted
+		// hog is parked on the global queue after ~10ms but nothing
+		// else is waiting, so the order is about completion times.
+		want := "other done at 1ms\nhog done at 51ms\n"
+		if out != want {
+			t.Errorf("noPreempt=%v: got %q, want %q", noPreempt, out, want)
+		}
+	}
+}
+
+// retake preempts a hog so that a G readied by a timer gets the P after
+// about one time slice rather than when the hog finishes.
+func TestPreemptionLetsTimerGoroutineIn(t *testing.T) {
+	for _, tc := range []struct {
+		noPreempt bool
+		want      string
+	}{
+		// sleeper (runnext) goes to sleep, hog works; sysmon preempts
+		// hog at 11.22ms, and the sleeper's timer, overdue since 1ms,
+		// runs when P0 schedules.
+		{false, "woke at 11ms\nhog done at 50ms\n"},
+		{true, "hog done at 50ms\nwoke at 50ms\n"},
+	} {
+		out, res := run(t, Config{Procs: 1, NoPreempt: tc.noPreempt}, func(g *G, log func(string, ...any)) error {
+			wg := g.Machine().NewWaitGroup()
+			g.Add(wg, 2)
+			g.Go(func(g *G) error { g.Work(50e6); log("hog done at %dms", g.Now()/1e6); return g.Add(wg, -1) }, "hog")
+			g.Go(func(g *G) error { g.Sleep(1e6); log("woke at %dms", g.Now()/1e6); return g.Add(wg, -1) }, "sleeper")
+			g.Wait(wg)
+			return nil
+		})
+		if res.Outcome != Exited {
+			t.Fatal(res.Outcome, res.Err)
+		}
+		if out != tc.want {
+			t.Errorf("noPreempt=%v: got %q, want %q", tc.noPreempt, out, tc.want)
+		}
+	}
+}
+
+// entersyscall/retake/handoffp: while a G sits in a long syscall, sysmon
+// hands its P to a new M so other Gs run; threads grow.
+func TestSyscallHandoff(t *testing.T) {
+	var threads int
+	out, res := run(t, Config{Procs: 1}, func(g *G, log func(string, ...any)) error {
+		wg := g.Machine().NewWaitGroup()
+		g.Add(wg, 2)
+		g.Go(func(g *G) error { g.Syscall(5e6); log("syscall done at %dus", g.Now()/1e3); return g.Add(wg, -1) }, "sys")
+		g.Go(func(g *G) error { g.Work(1e6); log("worker done at %dus", g.Now()/1e3); return g.Add(wg, -1) }, "worker")
+		g.Wait(wg)
+		threads = len(g.Machine().allm)
+		return nil
+	})
+	if res.Outcome != Exited {
+		t.Fatal(res.Outcome, res.Err)
+	}
+	// worker runs first (runnext) for 1ms, then sys enters its syscall at
+	// 1ms; main is parked, so there is no other work and the P stays.
+	if want := "worker done at 1000us\nsyscall done at 6000us\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+	_ = threads
+}
+
+func TestSyscallHandoffWithWork(t *testing.T) {
+	var threads int
+	out, res := run(t, Config{Procs: 1}, func(g *G, log func(string, ...any)) error {
+		wg := g.Machine().NewWaitGroup()
+		g.Add(wg, 2)
+		g.Go(func(g *G) error { g.Work(1e6); log("worker done at %dus", g.Now()/1e3); return g.Add(wg, -1) }, "worker")
+		g.Go(func(g *G) error { g.Syscall(5e6); log("syscall done at %dus", g.Now()/1e3); return g.Add(wg, -1) }, "sys")
+		g.Wait(wg)
+		threads = len(g.Machine().allm)
+		return nil
+	})
+	if res.Outcome != Exited {
+		t.Fatal(res.Outcome, res.Err)
+	}
+	// sys (runnext) enters its syscall at 0 with worker queued: sysmon
+	// sees it at its first tick (20µs) and retakes it at the second (40µs),
+	// so worker finishes at 1040µs on a new M.
+	if want := "worker done at 1040us\nsyscall done at 5000us\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+	if threads != 2 {
+		t.Errorf("threads = %d, want 2", threads)
+	}
+}

@@ -1,0 +1,179 @@
+// Looking inside: snapshots of the scheduler's state and its invariants.
+
+package runtime
+
+import "fmt"
+
+// PState is what a snapshot shows of one P.
+type PState struct {
+	ID          int
+	Status      PStatus
+	M           int // the M holding it, -1 if none
+	Schedtick   uint32
+	Syscalltick uint32
+	Runnext     int64   // goid in runnext, 0 if empty
+	Runq        []int64 // goids in the ring, head first
+	Timers      int     // timers on its heap
+	GFree       int     // dead Gs cached
+}
+
+// MState is what a snapshot shows of one M.
+type MState struct {
+	ID       int
+	P        int   // the P it holds, -1 if none
+	Curg     int64 // the G it runs, 0 if none
+	Spinning bool
+	Idle     bool // parked on the idle list
+	Syscall  bool // blocked in a syscall
+}
+
+// A Snapshot is the scheduler's state at one instant, for :runq, the
+// schedtrace lines and tests.
+type Snapshot struct {
+	Time       int64
+	GOMAXPROCS int
+	Ps         []PState
+	Ms         []MState
+	GlobalRunq []int64 // goids, head first
+	IdlePs     []int   // in idle-list order, next to be taken last
+	NMSpinning int
+	Goroutines int // alive
+	Runnable   int // on some run queue
+}
+
+// Snapshot returns the scheduler's current state.
+func (m *Machine) Snapshot() *Snapshot {
+	s := &Snapshot{
+		Time:       m.now,
+		GOMAXPROCS: int(m.gomaxprocs),
+		NMSpinning: int(m.nmspinning),
+		Goroutines: m.ngalive,
+		Runnable:   int(m.runq.size),
+	}
+	for _, pp := range m.allp[:m.gomaxprocs] {
+		ps := PState{
+			ID:          int(pp.id),
+			Status:      pp.status,
+			M:           -1,
+			Schedtick:   pp.schedtick,
+			Syscalltick: pp.syscalltick,
+			Timers:      pp.timers.Len(),
+			GFree:       int(pp.gFree.size),
+		}
+		if pp.m != nil {
+			ps.M = int(pp.m.id)
+		}
+		if pp.runnext != nil {
+			ps.Runnext = pp.runnext.goid
+			s.Runnable++
+		}
+		for i := pp.runqhead; i != pp.runqtail; i++ {
+			ps.Runq = append(ps.Runq, pp.runq[i%runqSize].goid)
+		}
+		s.Runnable += len(ps.Runq)
+		s.Ps = append(s.Ps, ps)
+	}
+	for _, mp := range m.allm {
+		ms := MState{ID: int(mp.id), P: -1, Spinning: mp.spinning, Idle: mp.idle, Syscall: mp.syscall}
+		if mp.p != nil {
+			ms.P = int(mp.p.id)
+		}
+		if mp.curg != nil {
+			ms.Curg = mp.curg.goid
+		}
+		s.Ms = append(s.Ms, ms)
+	}
+	for _, gp := range m.runq.slice() {
+		s.GlobalRunq = append(s.GlobalRunq, gp.goid)
+	}
+	for _, pp := range m.pidle {
+		s.IdlePs = append(s.IdlePs, int(pp.id))
+	}
+	return s
+}
+
+// CheckInvariants verifies the scheduler's invariants (see runtime2.go)
+// and returns the first one broken. It is meant for tests and fuzzing, to be
+// called between Steps.
+func (m *Machine) CheckInvariants() error {
+	where := make(map[*G]string)
+	put := func(gp *G, place string) error {
+		if prev, ok := where[gp]; ok {
+			return fmt.Errorf("G%d is in two places: %s and %s", gp.goid, prev, place)
+		}
+		where[gp] = place
+		return nil
+	}
+	for _, pp := range m.allp[:m.gomaxprocs] {
+		if n := pp.runqtail - pp.runqhead; n > runqSize {
+			return fmt.Errorf("P%d: ring holds %d > %d", pp.id, n, runqSize)
+		}
+		if pp.runnext != nil {
+			if err := put(pp.runnext, fmt.Sprintf("runnext of P%d", pp.id)); err != nil {
+				return err
+			}
+		}
+		for i := pp.runqhead; i != pp.runqtail; i++ {
+			if err := put(pp.runq[i%runqSize], fmt.Sprintf("ring of P%d", pp.id)); err != nil {
+				return err
+			}
+		}
+		if pp.status == Pidle && !runqempty(pp) {
+			return fmt.Errorf("P%d is idle with a non-empty run queue", pp.id)
+		}
+		if pp.m != nil && pp.m.p != pp && pp.m.nextp != pp {
+			return fmt.Errorf("P%d says M%d holds it, M%d disagrees", pp.id, pp.m.id, pp.m.id)
+		}
+	}
+	for _, gp := range m.runq.slice() {
+		if err := put(gp, "the global queue"); err != nil {
+			return err
+		}
+	}
+	idle := make(map[*P]bool)
+	for _, pp := range m.pidle {
+		if pp.status != Pidle {
+			return fmt.Errorf("P%d is on the idle list but %v", pp.id, pp.status)
+		}
+		idle[pp] = true
+	}
+	for _, pp := range m.allp[:m.gomaxprocs] {
+		if pp.status == Pidle && !idle[pp] {
+			return fmt.Errorf("P%d is idle but not on the idle list", pp.id)
+		}
+	}
+	spinning := int32(0)
+	for _, mp := range m.allm {
+		if mp.spinning {
+			spinning++
+		}
+		if mp.curg != nil {
+			if err := put(mp.curg, fmt.Sprintf("curg of M%d", mp.id)); err != nil {
+				return err
+			}
+			if mp.curg.status != Grunning && mp.curg.status != Gsyscall {
+				return fmt.Errorf("G%d is curg of M%d but %v", mp.curg.goid, mp.id, mp.curg.status)
+			}
+		}
+		if mp.p != nil && mp.p.m != mp {
+			return fmt.Errorf("M%d holds P%d, which says M%v", mp.id, mp.p.id, mp.p.m)
+		}
+	}
+	if spinning != m.nmspinning {
+		return fmt.Errorf("nmspinning is %d but %d Ms spin", m.nmspinning, spinning)
+	}
+	for _, gp := range m.allg {
+		_, queued := where[gp]
+		switch gp.status {
+		case Grunnable:
+			if !queued {
+				return fmt.Errorf("G%d is runnable but on no run queue (lost)", gp.goid)
+			}
+		case Gwaiting, Gdead, Gleaked:
+			if queued {
+				return fmt.Errorf("G%d is %v but %s", gp.goid, gp.status, where[gp])
+			}
+		}
+	}
+	return nil
+}
