@@ -76,7 +76,8 @@ func scenario() []runtime.Event {
 	e.G2, e.Arg, e.Reason = 2, 1, "worker"
 	e = b.add(1500, 0, 0, 1, runtime.EvGoCreate)
 	e.G2, e.Arg, e.Reason = 3, 1, "worker"
-	b.add(1500, 1, 1, 0, runtime.EvMStart)
+	e = b.add(1500, 1, 1, 0, runtime.EvMStart)
+	e.Arg = 1
 	b.add(1500, 1, 1, 0, runtime.EvProcStart)
 	b.add(1500, 1, 1, 0, runtime.EvMSpinning)
 	e = b.add(2*us, 1, 1, 0, runtime.EvRunqSteal)

@@ -51,7 +51,7 @@ var kindFields = [...]fieldSet{
 	runtime.EvGlobalRunqGet:  listed | useArg,                 // count
 	runtime.EvMSpinning:      listed,
 	runtime.EvMStop:          listed,
-	runtime.EvMStart:         listed,
+	runtime.EvMStart:         listed | useArg,         // starts spinning?
 	runtime.EvTimerFire:      listed | useG2,          // G readied
 	runtime.EvProcResize:     listed | useP2 | useArg, // old (Arg) and new (P2) GOMAXPROCS
 	runtime.EvPrint:          listed | useReason,      // printed text

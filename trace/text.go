@@ -207,6 +207,12 @@ func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 	case runtime.EvGlobalRunqPut, runtime.EvGlobalRunqGet:
 		b = append(b, "n="...)
 		b = strconv.AppendInt(b, ev.Arg, 10)
+	case runtime.EvMStart:
+		if ev.Arg == 1 {
+			b = append(b, "spinning=true"...)
+		} else {
+			b = append(b, "spinning=false"...)
+		}
 	case runtime.EvTimerFire:
 		b = append(b, "g="...)
 		b = appendID(b, 'G', ev.G2, ev.G2 == 0)
@@ -221,7 +227,7 @@ func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 		b = append(b, "text="...)
 		b = strconv.AppendQuote(b, ev.Reason)
 	case runtime.EvGoDestroy, runtime.EvProcStart, runtime.EvProcStop, runtime.EvProcSteal,
-		runtime.EvMSpinning, runtime.EvMStop, runtime.EvMStart:
+		runtime.EvMSpinning, runtime.EvMStop:
 		// The columns say it all.
 	default:
 		return appendTextExtras(b, ev, 0), false
