@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestREADME keeps the README honest: it saves the README's ```python
+// script as first.star in a temporary directory and runs every `$ schedlab`
+// command of its ```console blocks, in order, wanting the output shown.
+func TestREADME(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var commands int
+	for _, b := range fencedBlocks(string(readme)) {
+		switch b.lang {
+		case "python":
+			if err := os.WriteFile(filepath.Join(dir, "first.star"), []byte(b.text), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		case "console":
+			for _, c := range splitConsole(b.text) {
+				args := strings.Fields(c.command)
+				if len(args) == 0 || args[0] != "schedlab" {
+					t.Errorf("README: unexpected command %q", c.command)
+					continue
+				}
+				for i, a := range args {
+					if strings.HasSuffix(a, ".star") {
+						args[i] = filepath.Join(dir, a)
+					}
+				}
+				var stdout, stderr bytes.Buffer
+				code := doMain(args[1:], &stdout, &stderr)
+				got := strings.ReplaceAll(stdout.String()+stderr.String(), dir+string(filepath.Separator), "")
+				if code != 0 || got != c.output {
+					t.Errorf("README: $ %s\nexit status %d, output:\n%s\nwant:\n%s", c.command, code, got, c.output)
+				}
+				commands++
+			}
+		}
+	}
+	if commands == 0 {
+		t.Error("README: no `$ schedlab` commands found")
+	}
+}
+
+type fencedBlock struct {
+	lang, text string
+}
+
+// fencedBlocks returns the fenced code blocks of a markdown text.
+func fencedBlocks(md string) []fencedBlock {
+	var blocks []fencedBlock
+	var cur *fencedBlock
+	for _, line := range strings.SplitAfter(md, "\n") {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case cur == nil && strings.HasPrefix(trimmed, "```"):
+			cur = &fencedBlock{lang: strings.TrimPrefix(trimmed, "```")}
+		case cur != nil && trimmed == "```":
+			blocks = append(blocks, *cur)
+			cur = nil
+		case cur != nil:
+			cur.text += line
+		}
+	}
+	return blocks
+}
+
+type consoleCommand struct {
+	command, output string
+}
+
+// splitConsole splits a console block into commands (lines starting with
+// "$ ") and the output that follows each.
+func splitConsole(text string) []consoleCommand {
+	var cs []consoleCommand
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if cmd, ok := strings.CutPrefix(line, "$ "); ok {
+			cs = append(cs, consoleCommand{command: strings.TrimSpace(cmd)})
+		} else if len(cs) > 0 {
+			cs[len(cs)-1].output += line
+		}
+	}
+	return cs
+}
