@@ -1,8 +1,11 @@
 package lang
 
 import (
+	"fmt"
 	"io"
 	"time"
+
+	"go.starlark.net/starlark"
 
 	"github.com/schedlab/schedlab/runtime"
 )
@@ -28,10 +31,92 @@ type Options struct {
 	MaxGoroutines int           // goroutines alive at once (--max-goroutines)
 	MaxTime       int64         // virtual ns (--max-time)
 	Timeout       time.Duration // wall-clock time (--timeout)
+
+	// Step budgets; zero means the default. SliceSteps is the number of
+	// Starlark steps that stand for Go's 10ms time slice: with Preempt, a
+	// P whose goroutines run that many steps without a new dispatch
+	// preempts the one running (DefaultSliceSteps). WedgeSteps is how many
+	// steps a goroutine may run without a scheduling point when Preempt is
+	// off before the run ends as wedged (DefaultWedgeSteps).
+	SliceSteps uint64
+	WedgeSteps uint64
+
+	// For embedders and tests: Predeclared names are added to the
+	// builtins (and override them); OnThread is called with the Starlark
+	// thread of every goroutine before it runs any code.
+	Predeclared starlark.StringDict
+	OnThread    func(thread *starlark.Thread)
 }
 
 // Result is how a script run ended.
 type Result struct {
-	ExitCode int             // 0 when main returned, 2 for a panic, deadlock or limit, 1 for a load error
+	ExitCode int             // 0 when main returned, 2 for a panic, deadlock or limit, 1 for a load error, 3 for an internal error
 	Run      *runtime.Result // the engine's outcome; nil if the script never started
+}
+
+// RunFile runs the script filename (read from the file unless src is not
+// nil) with its top level as the main goroutine G1 on P0, until main
+// returns, a goroutine panics, the run deadlocks or a limit is reached. The
+// program's prints go to opts.Stdout; everything else (errors, the
+// goroutine dump, the goroutines still alive when main returns) to
+// opts.Stderr. The same script, options and seed always give the same
+// bytes.
+func RunFile(filename string, src []byte, opts Options) *Result {
+	stderr := opts.Stderr
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	r := newRun(opts)
+	mod, err := r.compileMain(filename, src)
+	if err != nil {
+		io.WriteString(stderr, FormatCompileError(err))
+		return &Result{ExitCode: ExitLoad}
+	}
+
+	cfg := runtime.Config{
+		Procs:         opts.Procs,
+		Seed:          opts.Seed,
+		NoPreempt:     !opts.Preempt,
+		Tracer:        runtime.MultiTracer(r, opts.Tracer),
+		MaxGoroutines: opts.MaxGoroutines,
+		MaxTime:       opts.MaxTime,
+	}
+	m := runtime.NewMachine(cfg)
+	r.m = m
+	defer m.Close()
+
+	main := r.newGoroutine("main", nil)
+	mod.state = moduleLoading
+	m.Start(main.main(func() error {
+		g, err := mod.prog.Init(main.thread, r.predeclared)
+		mod.globals, mod.err, mod.state = g, err, moduleLoaded
+		return err
+	}))
+	if opts.Timeout > 0 {
+		t := time.AfterFunc(opts.Timeout, r.timeout)
+		defer t.Stop()
+	}
+	res, err := runMachine(m)
+	if err != nil {
+		return &Result{ExitCode: writeInternal(stderr, err), Run: &runtime.Result{Outcome: runtime.Internal, Err: err}}
+	}
+	code := WriteOutcome(stderr, m, res)
+	out := *res
+	return &Result{ExitCode: code, Run: &out}
+}
+
+// runMachine runs m to its end. A broken invariant of the engine found on
+// the scheduler's side (a throw outside any goroutine) is returned as an
+// internal error rather than crashing the host.
+func runMachine(m *runtime.Machine) (res *runtime.Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if ie, ok := v.(*runtime.InternalError); ok {
+				err = ie
+				return
+			}
+			err = &runtime.InternalError{Msg: fmt.Sprint(v)}
+		}
+	}()
+	return m.Run(), nil
 }

@@ -1,0 +1,388 @@
+// The builtins of the language: one literal table, as SL's library.go.
+//
+// Every builtin finds the goroutine that calls it through its thread (see
+// goroutineOf), never through package state, and does what a Go program
+// does by calling the engine's method on that goroutine's G. A builtin that
+// may give up the processor (block, yield, sleep, work, a syscall) calls
+// gr.account() before the engine call and gr.arm() after it: the steps the
+// goroutine ran so far are counted while it still holds its P, and its step
+// budget is set again once it runs (see run.go).
+
+package lang
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.starlark.net/starlark"
+
+	"github.com/schedlab/schedlab/runtime"
+)
+
+// builtins is the table of predeclared names. print overrides Starlark's
+// own print.
+var builtins = starlark.StringDict{
+	"after":      starlark.NewBuiltin("after", after),
+	"assert":     starlark.NewBuiltin("assert", assert_),
+	"chan":       starlark.NewBuiltin("chan", chan_),
+	"current":    starlark.NewBuiltin("current", current),
+	"gomaxprocs": starlark.NewBuiltin("gomaxprocs", gomaxprocs),
+	"gosched":    starlark.NewBuiltin("gosched", gosched),
+	"mutex":      starlark.NewBuiltin("mutex", mutex),
+	"now":        starlark.NewBuiltin("now", now),
+	"park":       starlark.NewBuiltin("park", park),
+	"print":      starlark.NewBuiltin("print", print_),
+	"ready":      starlark.NewBuiltin("ready", ready),
+	"select":     starlark.NewBuiltin("select", select_),
+	"sleep":      starlark.NewBuiltin("sleep", sleep),
+	"spawn":      starlark.NewBuiltin("spawn", spawn),
+	"stats":      starlark.NewBuiltin("stats", stats),
+	"syscall":    starlark.NewBuiltin("syscall", syscall),
+	"waitgroup":  starlark.NewBuiltin("waitgroup", waitgroup),
+	"work":       starlark.NewBuiltin("work", work),
+}
+
+// Builtins returns a new dict of the language's predeclared names (spawn,
+// chan, select, ...), in addition to Starlark's universe. They work only on
+// a thread made by this package for a goroutine of a run.
+func Builtins() starlark.StringDict {
+	d := make(starlark.StringDict, len(builtins))
+	for k, v := range builtins {
+		d[k] = v
+	}
+	return d
+}
+
+// spawn(fn, *args, **kwargs) → task: go fn(args...). Mirrors newproc.
+func spawn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 0 {
+		return nil, fmt.Errorf("%s: missing argument for fn", b.Name())
+	}
+	fn, ok := args[0].(starlark.Callable)
+	if !ok {
+		return nil, fmt.Errorf("%s: for parameter fn: got %s, want callable", b.Name(), args[0].Type())
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	// The interpreter may reuse its argument slices: keep copies.
+	fargs := append(starlark.Tuple(nil), args[1:]...)
+	fkwargs := append([]starlark.Tuple(nil), kwargs...)
+	child := gr.run.newGoroutine(fn.Name(), fn)
+	child.parent = gr.id
+	if thread.CallStackDepth() > 1 {
+		child.site = thread.CallFrame(1)
+	}
+	gr.account()
+	ng, err := gr.g.Go(child.main(func() error {
+		_, err := starlark.Call(child.thread, fn, fargs, fkwargs)
+		return err
+	}), child.name)
+	gr.arm()
+	if err != nil {
+		child.forget()
+		return nil, err
+	}
+	child.bind(ng)
+	return child.task, nil
+}
+
+// gosched(): runtime.Gosched. The caller goes to the global run queue,
+// even when nothing else is runnable. Mirrors goschedImpl.
+func gosched(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	gr.account()
+	gr.g.Gosched()
+	gr.arm()
+	return starlark.None, nil
+}
+
+// park(reason="parked") → value: gopark until ready(task, value).
+func park(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	reason := "parked"
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "reason?", &reason); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	gr.account()
+	v := gr.g.Park(reason)
+	gr.arm()
+	return toValue(v), nil
+}
+
+// ready(task, value=None): goready of a task blocked in park. It goes to
+// runnext of the caller's P.
+func ready(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var t *Task
+	var v starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "task", &t, "value?", &v); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	if !t.gr.alive() {
+		return nil, fmt.Errorf("ready of goroutine %d, which is not parked (it is dead)", t.gr.id)
+	}
+	if err := gr.g.Ready(t.gr.g, v); err != nil {
+		return nil, err
+	}
+	return starlark.None, nil
+}
+
+// current() → task: getg().
+func current(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	return gr.task, nil
+}
+
+// chan(cap=0) → channel: make(chan any, cap).
+func chan_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	size := 0
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "cap?", &size); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	m := gr.g.Machine()
+	c, err := m.NewChan(size)
+	if err != nil {
+		return nil, err
+	}
+	return &Channel{ch: c, m: m}, nil
+}
+
+// select(*cases, default=False) → (index, value, ok): Go's select. index
+// is the case chosen (-1 for default), value the value received (None for
+// a send), ok false only for a receive from a closed channel.
+func select_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	dflt := false
+	if err := starlark.UnpackArgs(b.Name(), nil, kwargs, "default?", &dflt); err != nil {
+		return nil, err
+	}
+	cases := make([]runtime.SelectCase, len(args))
+	for i, arg := range args {
+		sc, ok := arg.(*SelectCase)
+		if !ok {
+			return nil, fmt.Errorf("%s: argument %d: got %s, want a case made by ch.on_recv() or ch.on_send(v)", b.Name(), i+1, arg.Type())
+		}
+		cases[i] = runtime.SelectCase{Dir: sc.dir, Chan: sc.c.ch, Send: sc.v}
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	gr.account()
+	i, v, ok, err := gr.g.Select(cases, !dflt)
+	gr.arm()
+	if err != nil {
+		return nil, err
+	}
+	if i >= 0 && cases[i].Dir == runtime.SelectSend {
+		ok = true // the send took place
+	}
+	return starlark.Tuple{starlark.MakeInt(i), toValue(v), starlark.Bool(ok)}, nil
+}
+
+// sleep(d): time.Sleep on the virtual clock.
+func sleep(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	gr, d, err := durationArg(thread, b, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	gr.account()
+	gr.g.Sleep(d)
+	gr.arm()
+	return starlark.None, nil
+}
+
+// work(d): burn d of CPU on the current P.
+func work(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	gr, d, err := durationArg(thread, b, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	gr.account()
+	gr.g.Work(d)
+	gr.arm()
+	return starlark.None, nil
+}
+
+// syscall(d): a blocking system call lasting d.
+func syscall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	gr, d, err := durationArg(thread, b, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	gr.account()
+	gr.g.Syscall(d)
+	gr.arm()
+	return starlark.None, nil
+}
+
+// durationArg unpacks the one non-negative duration d of sleep, work and
+// syscall.
+func durationArg(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (*goroutine, int64, error) {
+	var d duration
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "d", &d); err != nil {
+		return nil, 0, err
+	}
+	ns, err := d.nonNegative(b.Name())
+	if err != nil {
+		return nil, 0, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, 0, err
+	}
+	return gr, ns, nil
+}
+
+// now() → int: the virtual time in ns (time.Now).
+func now(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.MakeInt64(gr.g.Now()), nil
+}
+
+// after(d) → channel: time.After; the virtual time is sent on it d from now.
+func after(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var d duration
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "d", &d); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	return &Channel{ch: gr.g.After(int64(d)), m: gr.g.Machine()}, nil
+}
+
+// gomaxprocs(n=0) → int: runtime.GOMAXPROCS; n < 1 only asks.
+func gomaxprocs(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	n := 0
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "n?", &n); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	gr.account()
+	prev, err := gr.g.GOMAXPROCS(n)
+	gr.arm()
+	if err != nil {
+		return nil, err
+	}
+	return starlark.MakeInt(prev), nil
+}
+
+// stats() → dict: the scheduler's counters, in Machine.Counters order.
+func stats(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	cs := gr.g.Machine().Counters()
+	d := starlark.NewDict(len(cs))
+	for _, c := range cs {
+		if err := d.SetKey(starlark.String(c.Name), starlark.MakeInt64(c.Value)); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// mutex() → mutex: a new sync.Mutex.
+func mutex(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	return &Mutex{mu: gr.g.Machine().NewMutex()}, nil
+}
+
+// waitgroup() → waitgroup: a new sync.WaitGroup.
+func waitgroup(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	return &WaitGroup{wg: gr.g.Machine().NewWaitGroup()}, nil
+}
+
+// print(*args, sep=" "): the program's output, as Starlark's print writes
+// it. Printing is not a scheduling point.
+func print_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	sep := " "
+	if err := starlark.UnpackArgs(b.Name(), nil, kwargs, "sep?", &sep); err != nil {
+		return nil, err
+	}
+	var buf strings.Builder
+	for i, v := range args {
+		if i > 0 {
+			buf.WriteString(sep)
+		}
+		if s, ok := starlark.AsString(v); ok {
+			buf.WriteString(s)
+		} else if b, ok := v.(starlark.Bytes); ok {
+			buf.WriteString(string(b))
+		} else {
+			buf.WriteString(v.String())
+		}
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	gr.run.print(gr, buf.String())
+	return starlark.None, nil
+}
+
+// assert(cond, msg="assertion failed"): a panic in this goroutine unless
+// cond is true.
+func assert_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var cond starlark.Value
+	msg := "assertion failed"
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "cond", &cond, "msg?", &msg); err != nil {
+		return nil, err
+	}
+	if !cond.Truth() {
+		return nil, errors.New(msg)
+	}
+	return starlark.None, nil
+}

@@ -1,0 +1,195 @@
+// Scripts and load().
+//
+// A script and every module it loads, directly or not, are read, parsed,
+// resolved and compiled before the run starts, so that a syntax error, a
+// missing module, a load that leaves the script's directory tree or a cycle
+// in the load graph is reported with its position and exit status 1, before
+// any goroutine exists. Load statements are static in Starlark (they come
+// first in a file and name their module with a string literal), so the whole
+// graph is known up front.
+//
+// At run time a module's top level runs once, on the thread of the
+// goroutine that loads it first (G1, since only top levels load), and its
+// frozen globals are cached for every later load.
+//
+// A module name is a slash-separated path relative to the directory of the
+// file that loads it. Absolute paths are rejected, and so is any path that
+// ends up outside the directory of the main script, through ".." or a
+// symbolic link. Nothing else of the host is reachable from a script.
+
+package lang
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// fileOptions is the dialect: while loops, top-level for/if, global
+// reassignment and set; recursion stays off.
+var fileOptions = &syntax.FileOptions{
+	Set:             true,
+	While:           true,
+	TopLevelControl: true,
+	GlobalReassign:  true,
+	Recursion:       false,
+}
+
+// FileOptions returns the dialect of the language.
+func FileOptions() *syntax.FileOptions {
+	opts := *fileOptions
+	return &opts
+}
+
+// A module is one compiled file of the script.
+type module struct {
+	path    string // as positions name it
+	prog    *starlark.Program
+	globals starlark.StringDict
+	err     error
+	state   moduleState
+}
+
+type moduleState uint8
+
+const (
+	moduleCompiled moduleState = iota // compiled; its top level has not run
+	moduleLoading                     // its top level is running
+	moduleLoaded                      // done: globals and err are final
+)
+
+// A LoadError is an error of a load statement found before the run: a
+// module that is missing, outside the tree, or part of a cycle.
+type LoadError struct {
+	Pos syntax.Position
+	Msg string
+}
+
+func (e *LoadError) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// An OpenError is a script that could not be read.
+type OpenError struct{ Err error }
+
+func (e *OpenError) Error() string { return e.Err.Error() }
+func (e *OpenError) Unwrap() error { return e.Err }
+
+// compileMain reads (unless src is given) and compiles the main script and,
+// recursively, every module it loads.
+func (r *run) compileMain(filename string, src []byte) (*module, error) {
+	if src == nil {
+		b, err := readFile(filename)
+		if err != nil {
+			return nil, &OpenError{Err: err}
+		}
+		src = b
+	}
+	r.root = filepath.Dir(filename)
+	return r.compile(filepath.Clean(filename), src, nil)
+}
+
+// readFile reads a script, rejecting directories with open's wording.
+func readFile(name string) ([]byte, error) {
+	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+		return nil, &os.PathError{Op: "open", Path: name, Err: errors.New("is a directory")}
+	}
+	return os.ReadFile(name)
+}
+
+// compile compiles the module at path and the modules it loads. chain is
+// the path of loads that led to it, to detect cycles.
+func (r *run) compile(path string, src []byte, chain []string) (*module, error) {
+	_, prog, err := starlark.SourceProgramOptions(fileOptions, path, src, r.predeclared.Has)
+	if err != nil {
+		return nil, err
+	}
+	mod := &module{path: path, prog: prog}
+	r.modules[path] = mod
+	chain = append(chain, path)
+	for i := range prog.NumLoads() {
+		name, pos := prog.Load(i)
+		p, err := r.resolveLoad(path, name)
+		if err != nil {
+			return nil, &LoadError{Pos: pos, Msg: fmt.Sprintf("cannot load %s: %v", name, err)}
+		}
+		if j := slices.Index(chain, p); j >= 0 {
+			cycle := strings.Join(append(slices.Clone(chain[j:]), p), " -> ")
+			return nil, &LoadError{Pos: pos, Msg: fmt.Sprintf("cannot load %s: cycle in load graph: %s", name, cycle)}
+		}
+		if r.modules[p] != nil {
+			continue // compiled already, through another path
+		}
+		src, err := readFile(p)
+		if err != nil {
+			return nil, &LoadError{Pos: pos, Msg: fmt.Sprintf("cannot load %s: %v", name, err)}
+		}
+		if _, err := r.compile(p, src, chain); err != nil {
+			return nil, err
+		}
+	}
+	return mod, nil
+}
+
+// resolveLoad returns the path of module name loaded by the file from.
+func (r *run) resolveLoad(from, name string) (string, error) {
+	if name == "" {
+		return "", errors.New("empty module name")
+	}
+	if strings.HasPrefix(name, "/") || filepath.IsAbs(name) {
+		return "", errors.New("absolute paths are not allowed; load() takes a path relative to the loading script")
+	}
+	p := filepath.Join(filepath.Dir(from), filepath.FromSlash(name))
+	if !within(r.root, p) {
+		return "", fmt.Errorf("the path leaves the script's directory tree (%s)", r.root)
+	}
+	// Through symbolic links too.
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		if root, err := filepath.EvalSymlinks(r.root); err == nil {
+			if abs, err := filepath.Abs(real); err == nil {
+				if rootAbs, err := filepath.Abs(root); err == nil && !within(rootAbs, abs) {
+					return "", fmt.Errorf("the path leads out of the script's directory tree (%s) through a symbolic link", r.root)
+				}
+			}
+		}
+	}
+	return p, nil
+}
+
+// within reports whether path p is root or below it.
+func within(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return false
+	}
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// load is the threads' Load: it runs a module's top level the first time,
+// on the loading goroutine's thread, and returns its frozen globals.
+func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, error) {
+	from := thread.CallFrame(0).Pos.Filename()
+	p, err := r.resolveLoad(from, name)
+	if err != nil {
+		return nil, err
+	}
+	mod := r.modules[p]
+	if mod == nil {
+		return nil, fmt.Errorf("module %s was not compiled before the run", p)
+	}
+	switch mod.state {
+	case moduleLoaded:
+		return mod.globals, mod.err
+	case moduleLoading:
+		return nil, errors.New("cycle in load graph")
+	}
+	mod.state = moduleLoading
+	g, err := mod.prog.Init(thread, r.predeclared)
+	g.Freeze()
+	mod.globals, mod.err, mod.state = g, err, moduleLoaded
+	return g, err
+}

@@ -1,0 +1,205 @@
+// How a run ends, in Go's words.
+//
+// Three kinds of failure are kept apart, as proc.go keeps them: a user's
+// error before the run (a syntax, resolve or load error: file:line:col, exit
+// 1), a goroutine's unrecovered error (Go's panic text and that goroutine's
+// backtrace, exit 2), and a fatal outcome of the run (deadlock, a limit:
+// Go's fatal text or a diagnosis, then every goroutine, exit 2). A bug of
+// schedlab itself is an internal error, exit 3. A user never sees a Go stack
+// trace.
+//
+// A goroutine's backtrace is its Starlark call stack, innermost call first
+// as Go prints it, one frame a line ("  x.star:7:17: in worker"), without
+// the builtin it is blocked in (its wait reason says that), then where it
+// was spawned ("created by <toplevel> in goroutine 1" and the position of
+// the spawn call).
+
+package lang
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"go.starlark.net/resolve"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"github.com/schedlab/schedlab/runtime"
+)
+
+// Exit statuses.
+const (
+	ExitOK       = 0 // main returned
+	ExitLoad     = 1 // the script could not be read, parsed, resolved or loaded
+	ExitFailed   = 2 // a panic, deadlock or limit, as Go's exit status 2
+	ExitInternal = 3 // a bug in schedlab
+)
+
+// yieldHint follows a syntax error about yield.
+const yieldHint = "hint: yield is reserved in Starlark; call gosched() to yield the processor"
+
+var yieldWord = regexp.MustCompile(`\byield\b`)
+
+// FormatCompileError returns the text of an error found before the run:
+// every syntax, resolve or load error as "file:line:col: msg" on its own
+// line, plus a hint for a use of yield. Other errors (a script that cannot
+// be read) are prefixed with "schedlab: ".
+func FormatCompileError(err error) string {
+	var b strings.Builder
+	var rl resolve.ErrorList
+	var se syntax.Error
+	var le *LoadError
+	hint := false
+	switch {
+	case errors.As(err, &rl):
+		for _, e := range rl {
+			fmt.Fprintf(&b, "%s\n", e.Error())
+		}
+	case errors.As(err, &se):
+		fmt.Fprintf(&b, "%s\n", se.Error())
+		hint = yieldWord.MatchString(se.Msg)
+	case errors.As(err, &le):
+		fmt.Fprintf(&b, "%s\n", le.Error())
+	default:
+		fmt.Fprintf(&b, "schedlab: %v\n", err)
+	}
+	if hint {
+		b.WriteString(yieldHint + "\n")
+	}
+	return b.String()
+}
+
+// WriteOutcome writes to w what a Go program leaves on stderr when it ends
+// as res says (a panic, Go's deadlock text and the goroutine dump, a limit's
+// diagnosis and the dump, or, when main returned, the goroutines still
+// alive) and returns the exit status. It must be called before the Machine
+// is closed, while the goroutines' stacks are still there.
+func WriteOutcome(w io.Writer, m *runtime.Machine, res *runtime.Result) int {
+	switch res.Outcome {
+	case runtime.Exited:
+		if gs := m.Goroutines(); len(gs) > 0 {
+			noun := "goroutines"
+			if len(gs) == 1 {
+				noun = "goroutine"
+			}
+			fmt.Fprintf(w, "schedlab: main returned with %d %s still alive:\n\n", len(gs), noun)
+			writeGoroutines(w, gs)
+		}
+		return ExitOK
+	case runtime.Panicked:
+		var pe *PanicError
+		if !errors.As(res.Err, &pe) {
+			return writeInternal(w, res.Err)
+		}
+		if pe.Fatal {
+			fmt.Fprintf(w, "fatal error: %s\n\n", pe.Msg)
+		} else {
+			fmt.Fprintf(w, "panic: %s\n\n", pe.Msg)
+		}
+		if res.G != nil {
+			WriteGoroutine(w, res.G)
+		}
+		return ExitFailed
+	case runtime.Deadlock:
+		fmt.Fprintf(w, "fatal error: %v\n\n", res.Err)
+		WriteGoroutineDump(w, m)
+		return ExitFailed
+	case runtime.Limit, runtime.Canceled:
+		fmt.Fprintf(w, "schedlab: %v\n\n", res.Err)
+		WriteGoroutineDump(w, m)
+		return ExitFailed
+	case runtime.Internal:
+		return writeInternal(w, res.Err)
+	}
+	return writeInternal(w, fmt.Errorf("the run ended with outcome %v", res.Outcome))
+}
+
+// writeInternal reports a bug of schedlab.
+func writeInternal(w io.Writer, err error) int {
+	var ie *runtime.InternalError
+	var tp *runtime.TaskPanic
+	switch {
+	case errors.As(err, &ie):
+		fmt.Fprintf(w, "schedlab: internal error: %s\n", ie.Msg)
+	case errors.As(err, &tp):
+		fmt.Fprintf(w, "schedlab: internal error: %v\n\n%s", tp.Value, tp.Stack)
+	default:
+		fmt.Fprintf(w, "schedlab: internal error: %v\n", err)
+	}
+	return ExitInternal
+}
+
+// WriteGoroutineDump writes every goroutine that is not dead, in id order,
+// as Go's goroutine dump does, separated by blank lines.
+func WriteGoroutineDump(w io.Writer, m *runtime.Machine) {
+	writeGoroutines(w, m.Goroutines())
+}
+
+func writeGoroutines(w io.Writer, gs []*runtime.G) {
+	for i, g := range gs {
+		if i > 0 {
+			io.WriteString(w, "\n")
+		}
+		WriteGoroutine(w, g)
+	}
+}
+
+// WriteGoroutine writes one goroutine of a dump: "goroutine 5 [chan
+// receive]:", its Starlark backtrace, innermost call first, and where it
+// was created.
+func WriteGoroutine(w io.Writer, g *runtime.G) {
+	fmt.Fprintf(w, "goroutine %d [%s]:\n", g.ID(), goroutineStatus(g))
+	gr := goroutineOfG(g)
+	if gr == nil {
+		return
+	}
+	for _, fr := range gr.backtrace() {
+		fmt.Fprintf(w, "  %s: in %s\n", fr.Pos, fr.Name)
+	}
+	if gr.parent != 0 {
+		fmt.Fprintf(w, "created by %s in goroutine %d\n", gr.site.Name, gr.parent)
+		if gr.site.Pos.IsValid() {
+			fmt.Fprintf(w, "  %s\n", gr.site.Pos)
+		}
+	}
+}
+
+// goroutineStatus is what Go's dump shows in brackets: the wait reason of
+// a waiting goroutine, else its state.
+func goroutineStatus(g *runtime.G) string {
+	if r := g.WaitReason(); r != "" {
+		return r
+	}
+	return g.Status().String()
+}
+
+// backtrace returns the goroutine's Starlark frames, innermost first,
+// without builtins: the stack it failed with, or the one it is suspended
+// in, or, for a goroutine that has not started, its function.
+func (gr *goroutine) backtrace() []starlark.CallFrame {
+	stack := gr.stack
+	if stack == nil {
+		stack = gr.thread.CallStack()
+	}
+	var frames []starlark.CallFrame
+	for i := len(stack) - 1; i >= 0; i-- {
+		if stack[i].Pos.Filename() != "<builtin>" {
+			frames = append(frames, stack[i])
+		}
+	}
+	if len(frames) == 0 && gr.fn != nil {
+		fr := starlark.CallFrame{Name: gr.fn.Name()}
+		if fn, ok := gr.fn.(*starlark.Function); ok {
+			fr.Pos = fn.Position()
+		} else {
+			fr.Pos = syntax.MakePosition(&builtinFile, 0, 0)
+		}
+		frames = append(frames, fr)
+	}
+	return frames
+}
+
+var builtinFile = "<builtin>"

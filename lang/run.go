@@ -1,0 +1,405 @@
+// One run of a script: goroutines as Starlark threads, and steps.
+//
+// Every goroutine of a run, G1 included, is a starlark.Thread whose code
+// runs inside the engine's runtime.Func for its G. The thread holds its
+// *goroutine in a thread-local (goroutineOf), and the G holds it in G.Data
+// (goroutineOfG), so a builtin finds the G that calls it and a goroutine
+// dump finds the Starlark stack of every G. Since the engine runs exactly
+// one G's code at a time, the Starlark threads never run concurrently.
+//
+// Go code costs no virtual time; neither does Starlark code. What Starlark
+// code costs is steps (thread.Steps, about one bytecode instruction each),
+// and steps are what preemption and the limits are counted in:
+//
+//   - With preemption on, a P that has run SliceSteps steps since its last
+//     dispatch (a GoStart that did not inherit a time slice, i.e. since its
+//     schedtick changed) preempts its G at the next instruction: the G goes
+//     to the global queue through G.Preempt, as sysmon's 10ms preemption
+//     does. Gs that hand the P to each other through runnext share the
+//     slice, as in Go.
+//   - With preemption off, a G that has run WedgeSteps steps since it was
+//     last put on a CPU ends the run: the cooperative scheduler is wedged.
+//   - MaxSteps bounds the steps of all goroutines together.
+//
+// The counts are kept exact with thread.OnMaxSteps: a thread's step limit
+// is always set (arm) to the first step at which one of these budgets runs
+// out, and the steps a G has run are added up (account) before every
+// builtin that may give up the processor. Dispatches are learnt from the
+// engine's own event stream (the run is a Tracer, chained before the
+// user's).
+
+package lang
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"go.starlark.net/starlark"
+
+	"github.com/schedlab/schedlab/runtime"
+)
+
+// Default step budgets.
+const (
+	// DefaultSliceSteps is the number of Starlark steps that stand for
+	// Go's 10ms time slice (forcePreemptNS). A step is about one bytecode
+	// instruction (a `while i < n: i += 1` loop takes 9 per turn); a
+	// million of them take go.starlark.net 10-30ms on current hardware.
+	DefaultSliceSteps = 1_000_000
+
+	// DefaultWedgeSteps is how many steps a goroutine may run without a
+	// scheduling point when preemption is off before the run is declared
+	// wedged.
+	DefaultWedgeSteps = 10_000_000
+)
+
+// goroutineKey is the thread-local under which a thread keeps its goroutine.
+const goroutineKey = "schedlab.goroutine"
+
+// run is the state of one script run, shared by its goroutines.
+type run struct {
+	opts        Options
+	stdout      io.Writer
+	m           *runtime.Machine
+	predeclared starlark.StringDict
+	root        string             // the directory tree load() is confined to
+	modules     map[string]*module // by path
+
+	sliceSteps uint64
+	wedgeSteps uint64
+	steps      uint64               // steps of all goroutines, as of the last account
+	pslice     []uint64             // steps run on each P since its last dispatch
+	live       map[int64]*goroutine // goroutines by id, until they exit
+
+	timedOut atomic.Bool
+	mu       sync.Mutex                // guards threads, which the timeout cancels
+	threads  map[*starlark.Thread]bool // threads of goroutines still alive
+}
+
+func newRun(opts Options) *run {
+	r := &run{
+		opts:       opts,
+		stdout:     opts.Stdout,
+		modules:    make(map[string]*module),
+		sliceSteps: opts.SliceSteps,
+		wedgeSteps: opts.WedgeSteps,
+		live:       make(map[int64]*goroutine),
+		threads:    make(map[*starlark.Thread]bool),
+	}
+	if r.stdout == nil {
+		r.stdout = io.Discard
+	}
+	if r.sliceSteps == 0 {
+		r.sliceSteps = DefaultSliceSteps
+	}
+	if r.wedgeSteps == 0 {
+		r.wedgeSteps = DefaultWedgeSteps
+	}
+	r.predeclared = Builtins()
+	for k, v := range opts.Predeclared {
+		r.predeclared[k] = v
+	}
+	return r
+}
+
+// Event watches the engine's dispatches: a GoStart that does not inherit
+// a time slice starts a new slice on its P, and any GoStart puts its G on
+// a CPU afresh.
+func (r *run) Event(ev *runtime.Event) {
+	if ev.Kind != runtime.EvGoStart {
+		return
+	}
+	if ev.Arg == 0 && ev.P >= 0 && int(ev.P) < len(r.pslice) {
+		r.pslice[ev.P] = 0
+	}
+	if gr := r.live[ev.G]; gr != nil {
+		gr.sinceStart = 0
+	}
+}
+
+// print writes one print() line: to Stdout, and as an EvPrint event when
+// there is a tracer (only as the event with PrintsInTrace).
+func (r *run) print(gr *goroutine, s string) {
+	if r.opts.Tracer != nil {
+		text := s
+		if strings.HasSuffix(text, "\n") {
+			text += "\n" // the text trace adds a newline only when there is none
+		}
+		gr.g.Emit(runtime.EvPrint, text)
+		if r.opts.PrintsInTrace {
+			return
+		}
+	}
+	io.WriteString(r.stdout, s+"\n")
+}
+
+// timeout ends the run at the wall-clock limit. It runs on a timer's
+// goroutine: it only sets flags that the run's own goroutine reads.
+func (r *run) timeout() {
+	r.timedOut.Store(true)
+	r.m.Interrupt(r.timeoutError())
+	r.mu.Lock()
+	for th := range r.threads {
+		th.Cancel("wall-clock timeout")
+	}
+	r.mu.Unlock()
+}
+
+func (r *run) timeoutError() *runtime.LimitError {
+	t := r.opts.Timeout
+	return &runtime.LimitError{What: "wall time", Msg: fmt.Sprintf("wall-clock timeout of %v reached (--timeout=%v)", t, t)}
+}
+
+// A goroutine is the language's side of one G: its Starlark thread, the
+// function it runs, and the count of its steps.
+type goroutine struct {
+	run    *run
+	g      *runtime.G
+	id     int64
+	name   string
+	fn     starlark.Callable // the function it runs; nil for main
+	thread *starlark.Thread
+	task   *Task
+
+	parent int64              // the goroutine that spawned it, 0 for main
+	site   starlark.CallFrame // the call of spawn, in the parent
+
+	counted    uint64              // thread.Steps already added to run.steps
+	sinceStart uint64              // steps since the G was last put on a CPU
+	limit      *runtime.LimitError // a step limit this goroutine ran into
+	stack      starlark.CallStack  // the stack at the error that ended it
+	ended      bool                // its function returned (or failed)
+}
+
+// newGoroutine makes the goroutine and thread that will run fn.
+func (r *run) newGoroutine(name string, fn starlark.Callable) *goroutine {
+	gr := &goroutine{run: r, name: name, fn: fn}
+	gr.task = &Task{gr: gr}
+	th := &starlark.Thread{
+		Load:       r.load,
+		Print:      func(_ *starlark.Thread, msg string) { r.print(gr, msg) },
+		OnMaxSteps: func(*starlark.Thread) { gr.onMaxSteps() },
+	}
+	th.SetLocal(goroutineKey, gr)
+	if r.opts.OnThread != nil {
+		r.opts.OnThread(th)
+	}
+	gr.thread = th
+	r.mu.Lock()
+	r.threads[th] = true
+	if r.timedOut.Load() {
+		th.Cancel("wall-clock timeout")
+	}
+	r.mu.Unlock()
+	return gr
+}
+
+// bind ties gr to its G, once the engine has made it.
+func (gr *goroutine) bind(g *runtime.G) {
+	if gr.g == g {
+		return
+	}
+	gr.g = g
+	gr.id = g.ID()
+	g.Data = gr
+	gr.thread.Name = fmt.Sprintf("G%d", gr.id)
+	gr.run.live[gr.id] = gr
+}
+
+// forget drops the thread of a goroutine that ended or was never made.
+func (gr *goroutine) forget() {
+	r := gr.run
+	r.mu.Lock()
+	delete(r.threads, gr.thread)
+	r.mu.Unlock()
+	if r.live[gr.id] == gr {
+		delete(r.live, gr.id)
+	}
+}
+
+// main returns the runtime.Func of the goroutine: it runs body (the call of
+// its function) on the goroutine's thread and turns an error into the
+// outcome the engine reports.
+func (gr *goroutine) main(body func() error) runtime.Func {
+	return func(g *runtime.G) error {
+		gr.bind(g)
+		gr.arm()
+		err := body()
+		return gr.exit(err)
+	}
+}
+
+// exit ends the goroutine's function with err, the Starlark error it
+// returned, if any. A step or time limit is returned as the engine's
+// LimitError, anything else as a PanicError.
+func (gr *goroutine) exit(err error) error {
+	gr.account()
+	gr.ended = true
+	gr.forget()
+	if err == nil {
+		return nil
+	}
+	gr.stack = errorStack(err)
+	if gr.stack == nil {
+		gr.stack = gr.thread.CallStack()
+	}
+	if gr.limit != nil {
+		return gr.limit
+	}
+	if gr.run.timedOut.Load() {
+		return gr.run.timeoutError()
+	}
+	var le *runtime.LimitError
+	if errors.As(err, &le) {
+		return le
+	}
+	var ee *starlark.EvalError
+	msg := err.Error()
+	if errors.As(err, &ee) {
+		msg = ee.Msg
+	}
+	return &PanicError{Goroutine: gr.id, Msg: msg, Fatal: errors.Is(err, runtime.ErrUnlockOfUnlocked)}
+}
+
+// errorStack returns the stack of the innermost Starlark error in err's
+// chain (an error in a loaded module is wrapped by the load statement's).
+func errorStack(err error) starlark.CallStack {
+	var stack starlark.CallStack
+	for err != nil {
+		if ee, ok := err.(*starlark.EvalError); ok {
+			stack = ee.CallStack
+		}
+		err = errors.Unwrap(err)
+	}
+	return stack
+}
+
+// account adds the steps the goroutine ran since the last account to the
+// run's total, its P's slice and its own count. It is called while the G
+// still holds its P: before any builtin that may give up the processor, in
+// OnMaxSteps, and when the goroutine ends.
+func (gr *goroutine) account() {
+	r := gr.run
+	d := gr.thread.Steps - gr.counted
+	if d == 0 {
+		return
+	}
+	gr.counted = gr.thread.Steps
+	r.steps += d
+	gr.sinceStart += d
+	if p := gr.g.P(); p >= 0 {
+		for len(r.pslice) <= p {
+			r.pslice = append(r.pslice, 0)
+		}
+		r.pslice[p] += d
+	}
+}
+
+// arm sets the thread's step limit at the first step where a budget runs
+// out: the P's time slice (preemption on) or the wedge limit (off), and
+// MaxSteps. It is called whenever the goroutine (re)gains the processor.
+func (gr *goroutine) arm() {
+	r := gr.run
+	var left uint64
+	if r.opts.Preempt {
+		left = r.sliceSteps - min(r.sliceSteps, r.pSteps(gr.g.P()))
+	} else {
+		left = r.wedgeSteps - min(r.wedgeSteps, gr.sinceStart)
+	}
+	if max := r.opts.MaxSteps; max > 0 {
+		left = min(left, max-min(max, r.steps))
+	}
+	gr.thread.SetMaxExecutionSteps(max(gr.thread.Steps+left, 1))
+}
+
+// pSteps returns the steps run on P p in its current time slice.
+func (r *run) pSteps(p int) uint64 {
+	if p < 0 || p >= len(r.pslice) {
+		return 0
+	}
+	return r.pslice[p]
+}
+
+// onMaxSteps runs when a budget set by arm runs out.
+func (gr *goroutine) onMaxSteps() {
+	r := gr.run
+	gr.account()
+	switch {
+	case r.opts.MaxSteps > 0 && r.steps >= r.opts.MaxSteps:
+		n := r.opts.MaxSteps
+		gr.fail(&runtime.LimitError{What: "steps", Msg: fmt.Sprintf("step limit of %d reached (--max-steps=%d)", n, n)})
+		return
+	case r.opts.Preempt && r.pSteps(gr.g.P()) >= r.sliceSteps:
+		gr.g.Preempt() // sysmon's preemption: to the global queue
+	case !r.opts.Preempt && gr.sinceStart >= r.wedgeSteps:
+		gr.fail(&runtime.LimitError{What: "steps", Msg: fmt.Sprintf(
+			"goroutine %d ran %d steps without a scheduling point; the cooperative scheduler is wedged; run with --preempt=on",
+			gr.id, gr.sinceStart)})
+		return
+	}
+	gr.arm()
+}
+
+// fail ends the goroutine's Starlark code with a limit: the thread is
+// cancelled, and exit reports le rather than the cancellation.
+func (gr *goroutine) fail(le *runtime.LimitError) {
+	if gr.limit == nil {
+		gr.limit = le
+	}
+	gr.thread.SetMaxExecutionSteps(math.MaxUint64)
+	gr.thread.Cancel(le.Msg)
+}
+
+// alive reports whether the goroutine's G is still this goroutine (the
+// engine reuses dead Gs) and not dead.
+func (gr *goroutine) alive() bool {
+	return gr.g != nil && gr.g.ID() == gr.id && gr.g.Status() != runtime.Gdead && !gr.ended
+}
+
+// state is the task's state attribute.
+func (gr *goroutine) state() string {
+	if !gr.alive() {
+		return runtime.Gdead.String()
+	}
+	return gr.g.Status().String()
+}
+
+// waitReason is the task's wait_reason attribute.
+func (gr *goroutine) waitReason() string {
+	if !gr.alive() {
+		return ""
+	}
+	return gr.g.WaitReason()
+}
+
+// goroutineOf returns the goroutine whose thread calls builtin b.
+func goroutineOf(thread *starlark.Thread, b *starlark.Builtin) (*goroutine, error) {
+	if gr, ok := thread.Local(goroutineKey).(*goroutine); ok && gr.g != nil {
+		return gr, nil
+	}
+	return nil, fmt.Errorf("%s: called outside a schedlab goroutine", b.Name())
+}
+
+// goroutineOfG returns the goroutine of G g, or nil.
+func goroutineOfG(g *runtime.G) *goroutine {
+	if g == nil {
+		return nil
+	}
+	gr, _ := g.Data.(*goroutine)
+	return gr
+}
+
+// A PanicError is a goroutine's unrecovered Starlark error: Go's panic.
+// It is the Err of a runtime.Result whose Outcome is Panicked.
+type PanicError struct {
+	Goroutine int64  // the goroutine that failed
+	Msg       string // the error, as Go's panic prints it
+	Fatal     bool   // a fatal error rather than a panic (sync: unlock of unlocked mutex)
+}
+
+func (e *PanicError) Error() string { return e.Msg }

@@ -1,0 +1,382 @@
+// Value types: task, chan, select_case, mutex, waitgroup.
+//
+// Each is a thin Starlark face over an object of the engine. A task is one
+// per goroutine, so two tasks are equal exactly when they are the same
+// goroutine; tasks and channels hash by their ids, which the engine never
+// reuses. Freezing changes nothing: like a Go channel or mutex, these are
+// synchronization objects whose whole point is to be shared, and the engine
+// serializes every use of them (one goroutine runs at a time).
+
+package lang
+
+import (
+	"fmt"
+
+	"go.starlark.net/starlark"
+
+	"github.com/schedlab/schedlab/runtime"
+)
+
+// toValue turns a value that went through the engine back into a Starlark
+// value: nil (a closed channel's zero value) is None, and the int64 that a
+// time.After channel delivers is an int.
+func toValue(v any) starlark.Value {
+	switch v := v.(type) {
+	case starlark.Value:
+		return v
+	case int64:
+		return starlark.MakeInt64(v)
+	}
+	return starlark.None
+}
+
+// builtinAttr returns the method name of recv from methods, bound to recv,
+// or nil if there is none. Mirrors SL's builtinAttr.
+func builtinAttr(recv starlark.Value, name string, methods map[string]*starlark.Builtin) (starlark.Value, error) {
+	b := methods[name]
+	if b == nil {
+		return nil, nil // no such method
+	}
+	return b.BindReceiver(recv), nil
+}
+
+// ---- task ----
+
+// A Task is a goroutine as a Starlark value: what spawn and current return.
+type Task struct{ gr *goroutine }
+
+var _ starlark.HasAttrs = (*Task)(nil)
+
+var taskAttrNames = []string{"id", "name", "state", "wait_reason"} // sorted
+
+func (t *Task) String() string        { return fmt.Sprintf("<task G%d %s>", t.gr.id, t.gr.name) }
+func (t *Task) Type() string          { return "task" }
+func (t *Task) Freeze()               {}
+func (t *Task) Truth() starlark.Bool  { return starlark.True }
+func (t *Task) Hash() (uint32, error) { return uint32(t.gr.id) ^ uint32(t.gr.id>>32), nil }
+func (t *Task) AttrNames() []string   { return taskAttrNames }
+
+// Attr returns the task's id, name, state (runnable, running, waiting,
+// syscall, dead, ...) or wait_reason ("" unless it is waiting).
+func (t *Task) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "id":
+		return starlark.MakeInt64(t.gr.id), nil
+	case "name":
+		return starlark.String(t.gr.name), nil
+	case "state":
+		return starlark.String(t.gr.state()), nil
+	case "wait_reason":
+		return starlark.String(t.gr.waitReason()), nil
+	}
+	return nil, nil
+}
+
+// ---- chan ----
+
+// A Channel is a Go channel of untyped values (make(chan any, cap)).
+type Channel struct {
+	ch *runtime.Chan
+	m  *runtime.Machine // to find the goroutine that iterates over it
+}
+
+var (
+	_ starlark.HasAttrs = (*Channel)(nil)
+	_ starlark.Iterable = (*Channel)(nil)
+	_ starlark.Sequence = (*Channel)(nil)
+)
+
+var chanMethods = map[string]*starlark.Builtin{
+	"close":   starlark.NewBuiltin("close", chan_close),
+	"on_recv": starlark.NewBuiltin("on_recv", chan_on_recv),
+	"on_send": starlark.NewBuiltin("on_send", chan_on_send),
+	"recv":    starlark.NewBuiltin("recv", chan_recv),
+	"recv_ok": starlark.NewBuiltin("recv_ok", chan_recv_ok),
+	"send":    starlark.NewBuiltin("send", chan_send),
+}
+
+var chanAttrNames = []string{"cap", "close", "on_recv", "on_send", "recv", "recv_ok", "send"} // sorted
+
+func (c *Channel) String() string {
+	return fmt.Sprintf("<chan %d cap=%d>", c.ch.ID(), c.ch.Cap())
+}
+func (c *Channel) Type() string               { return "chan" }
+func (c *Channel) Freeze()                    {}
+func (c *Channel) Truth() starlark.Bool       { return starlark.True }
+func (c *Channel) Hash() (uint32, error)      { return uint32(c.ch.ID()), nil }
+func (c *Channel) Len() int                   { return c.ch.Len() }
+func (c *Channel) AttrNames() []string        { return chanAttrNames }
+func (c *Channel) Iterate() starlark.Iterator { return &chanIterator{c: c} }
+func (c *Channel) Chan() *runtime.Chan        { return c.ch }
+func (c *Channel) Attr(name string) (starlark.Value, error) {
+	if name == "cap" {
+		return starlark.MakeInt(c.ch.Cap()), nil
+	}
+	return builtinAttr(c, name, chanMethods)
+}
+
+// chanIterator is `for v in ch`: each Next is a receive by the goroutine
+// running now (for v := range ch), blocking through the engine; the loop
+// ends when the channel is closed and drained.
+type chanIterator struct{ c *Channel }
+
+func (it *chanIterator) Next(p *starlark.Value) bool {
+	gr := goroutineOfG(it.c.m.Current())
+	if gr == nil {
+		return false // not inside the run: nothing can be received
+	}
+	gr.account()
+	v, ok := gr.g.Recv(it.c.ch)
+	gr.arm()
+	if !ok {
+		return false
+	}
+	*p = toValue(v)
+	return true
+}
+
+func (it *chanIterator) Done() {}
+
+func chan_send(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var v starlark.Value
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "v", &v); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	gr.account()
+	err = gr.g.Send(b.Receiver().(*Channel).ch, v)
+	gr.arm()
+	if err != nil {
+		return nil, err
+	}
+	return starlark.None, nil
+}
+
+func chan_recv(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	v, _, err := recv(thread, b, args, kwargs)
+	return v, err
+}
+
+func chan_recv_ok(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	v, ok, err := recv(thread, b, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.Tuple{v, starlark.Bool(ok)}, nil
+}
+
+// recv is v, ok := <-ch, for recv and recv_ok.
+func recv(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, bool, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, false, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, false, err
+	}
+	gr.account()
+	v, ok := gr.g.Recv(b.Receiver().(*Channel).ch)
+	gr.arm()
+	return toValue(v), ok, nil
+}
+
+func chan_close(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := gr.g.Close(b.Receiver().(*Channel).ch); err != nil {
+		return nil, err
+	}
+	return starlark.None, nil
+}
+
+func chan_on_recv(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	return &SelectCase{c: b.Receiver().(*Channel), dir: runtime.SelectRecv, v: starlark.None}, nil
+}
+
+func chan_on_send(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var v starlark.Value
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "v", &v); err != nil {
+		return nil, err
+	}
+	return &SelectCase{c: b.Receiver().(*Channel), dir: runtime.SelectSend, v: v}, nil
+}
+
+// ---- select_case ----
+
+// A SelectCase is one case of a select: ch.on_recv() or ch.on_send(v).
+type SelectCase struct {
+	c   *Channel
+	dir runtime.SelectDir
+	v   starlark.Value // the value to send
+}
+
+var _ starlark.HasAttrs = (*SelectCase)(nil)
+
+var selectCaseAttrNames = []string{"chan", "dir", "value"} // sorted
+
+func (sc *SelectCase) String() string {
+	if sc.dir == runtime.SelectSend {
+		return fmt.Sprintf("<on_send chan %d %s>", sc.c.ch.ID(), sc.v)
+	}
+	return fmt.Sprintf("<on_recv chan %d>", sc.c.ch.ID())
+}
+func (sc *SelectCase) Type() string          { return "select_case" }
+func (sc *SelectCase) Freeze()               { sc.v.Freeze() }
+func (sc *SelectCase) Truth() starlark.Bool  { return starlark.True }
+func (sc *SelectCase) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: select_case") }
+func (sc *SelectCase) AttrNames() []string   { return selectCaseAttrNames }
+
+// Attr returns the case's channel, its direction ("recv" or "send") and
+// the value it sends (None for a receive).
+func (sc *SelectCase) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "chan":
+		return sc.c, nil
+	case "dir":
+		if sc.dir == runtime.SelectSend {
+			return starlark.String("send"), nil
+		}
+		return starlark.String("recv"), nil
+	case "value":
+		return sc.v, nil
+	}
+	return nil, nil
+}
+
+// ---- mutex ----
+
+// A Mutex is sync.Mutex, on the engine's semaphores.
+type Mutex struct{ mu *runtime.Mutex }
+
+var _ starlark.HasAttrs = (*Mutex)(nil)
+
+var mutexMethods = map[string]*starlark.Builtin{
+	"lock":   starlark.NewBuiltin("lock", mutex_lock),
+	"unlock": starlark.NewBuiltin("unlock", mutex_unlock),
+}
+
+var mutexAttrNames = []string{"lock", "locked", "unlock"} // sorted
+
+func (mu *Mutex) String() string        { return "<mutex>" }
+func (mu *Mutex) Type() string          { return "mutex" }
+func (mu *Mutex) Freeze()               {}
+func (mu *Mutex) Truth() starlark.Bool  { return starlark.True }
+func (mu *Mutex) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: mutex") }
+func (mu *Mutex) AttrNames() []string   { return mutexAttrNames }
+func (mu *Mutex) Attr(name string) (starlark.Value, error) {
+	if name == "locked" {
+		return starlark.Bool(mu.mu.Locked()), nil
+	}
+	return builtinAttr(mu, name, mutexMethods)
+}
+
+func mutex_lock(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	gr.account()
+	gr.g.Lock(b.Receiver().(*Mutex).mu)
+	gr.arm()
+	return starlark.None, nil
+}
+
+func mutex_unlock(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	gr.account() // in starvation mode Unlock hands off and yields
+	err = gr.g.Unlock(b.Receiver().(*Mutex).mu)
+	gr.arm()
+	if err != nil {
+		return nil, err
+	}
+	return starlark.None, nil
+}
+
+// ---- waitgroup ----
+
+// A WaitGroup is sync.WaitGroup, on the engine's semaphores.
+type WaitGroup struct{ wg *runtime.WaitGroup }
+
+var _ starlark.HasAttrs = (*WaitGroup)(nil)
+
+var waitGroupMethods = map[string]*starlark.Builtin{
+	"add":  starlark.NewBuiltin("add", waitgroup_add),
+	"done": starlark.NewBuiltin("done", waitgroup_done),
+	"wait": starlark.NewBuiltin("wait", waitgroup_wait),
+}
+
+var waitGroupAttrNames = []string{"add", "count", "done", "wait"} // sorted
+
+func (wg *WaitGroup) String() string        { return fmt.Sprintf("<waitgroup count=%d>", wg.wg.Count()) }
+func (wg *WaitGroup) Type() string          { return "waitgroup" }
+func (wg *WaitGroup) Freeze()               {}
+func (wg *WaitGroup) Truth() starlark.Bool  { return starlark.True }
+func (wg *WaitGroup) Hash() (uint32, error) { return 0, fmt.Errorf("unhashable type: waitgroup") }
+func (wg *WaitGroup) AttrNames() []string   { return waitGroupAttrNames }
+func (wg *WaitGroup) Attr(name string) (starlark.Value, error) {
+	if name == "count" {
+		return starlark.MakeInt64(wg.wg.Count()), nil
+	}
+	return builtinAttr(wg, name, waitGroupMethods)
+}
+
+func waitgroup_add(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var delta int64
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "delta", &delta); err != nil {
+		return nil, err
+	}
+	return waitGroupAdd(thread, b, delta)
+}
+
+func waitgroup_done(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	return waitGroupAdd(thread, b, -1)
+}
+
+// waitGroupAdd is wg.Add(delta), for add and done.
+func waitGroupAdd(thread *starlark.Thread, b *starlark.Builtin, delta int64) (starlark.Value, error) {
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := gr.g.Add(b.Receiver().(*WaitGroup).wg, delta); err != nil {
+		return nil, err
+	}
+	return starlark.None, nil
+}
+
+func waitgroup_wait(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
+		return nil, err
+	}
+	gr, err := goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	gr.account()
+	gr.g.Wait(b.Receiver().(*WaitGroup).wg)
+	gr.arm()
+	return starlark.None, nil
+}
