@@ -40,12 +40,12 @@ const (
 	EvProcStop                 // M released P, which becomes idle (releasep + pidleput)
 	EvProcSteal                // the P was retaken from M, whose G is in a syscall (retake → handoffp)
 	EvRunqSteal                // P stole Arg Gs from P2's run queue (runqsteal); G2 = the G it will run
-	EvGlobalRunqPut            // Arg Gs were moved from P's ring to the global queue (runqputslow)
+	EvGlobalRunqPut            // Arg Gs were moved from P's run queue to the global queue (runqputslow, or procresize destroying P)
 	EvGlobalRunqGet            // P took Arg Gs from the global queue (globrunqget/globrunqgetbatch)
 	EvMSpinning                // M became spinning (looking for work)
 	EvMStop                    // M found nothing to do and parked (stopm); its thread sleeps
 	EvMStart                   // M was created (newm) or woken (startm) for P; Arg = 1 if it starts spinning
-	EvTimerFire                // a timer expired; G2 is the G it readies
+	EvTimerFire                // a timer expired; G2 = the G it readies (sleep); Arg = its deadline; Reason = "sleep" or "after"
 	EvProcResize               // gomaxprocs changed from Arg to P2 (procresize)
 	EvPrint                    // the program printed Reason (not a scheduling event; for traces that interleave output)
 	evKindCount

@@ -32,7 +32,6 @@
 package runtime
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -300,7 +299,7 @@ func (m *Machine) Step() bool {
 		m.checkdead()
 		return false
 	}
-	a := heap.Pop(&m.actions).(action)
+	a := m.actions.pop()
 	if a.kind != actSysmon {
 		m.nwork--
 	}
@@ -379,22 +378,56 @@ type action struct {
 	gen  uint64 // must equal gp.gen (actResume) or mp.gen (actSchedule), or the action is stale
 }
 
+// actionHeap is a binary min-heap of actions by (when, seq), written out
+// for the action type so that pushing and popping allocate nothing.
 type actionHeap []action
 
 func (h actionHeap) Len() int { return len(h) }
-func (h actionHeap) Less(i, j int) bool {
+
+func (h actionHeap) less(i, j int) bool {
 	if h[i].when != h[j].when {
 		return h[i].when < h[j].when
 	}
 	return h[i].seq < h[j].seq
 }
-func (h actionHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *actionHeap) Push(x any)   { *h = append(*h, x.(action)) }
-func (h *actionHeap) Pop() any {
-	old := *h
-	a := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return a
+
+func (h *actionHeap) push(a action) {
+	*h = append(*h, a)
+	q := *h
+	i := len(q) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q.less(i, p) {
+			break
+		}
+		q[i], q[p] = q[p], q[i]
+		i = p
+	}
+}
+
+func (h *actionHeap) pop() action {
+	q := *h
+	a := q[0]
+	n := len(q) - 1
+	q[0] = q[n]
+	q[n] = action{}
+	q = q[:n]
+	*h = q
+	i := 0
+	for {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < n && q.less(l, m) {
+			m = l
+		}
+		if r < n && q.less(r, m) {
+			m = r
+		}
+		if m == i {
+			return a
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
 }
 
 // after queues a at d ns from now.
@@ -405,7 +438,7 @@ func (m *Machine) after(d int64, a action) {
 	if a.kind != actSysmon {
 		m.nwork++
 	}
-	heap.Push(&m.actions, a)
+	m.actions.push(a)
 }
 
 // perform carries out one action.

@@ -321,7 +321,7 @@ func (m *Machine) runqsteal(pp, p2 *P, stealRunNextG bool) *G {
 	}
 	m.stats.Steals++
 	m.stats.Stolen += int64(len(batch))
-	m.emit(EvRunqSteal, pp, pp.m, gp, nil, p2.id, int64(len(batch)), "")
+	m.emit(EvRunqSteal, pp, pp.m, nil, gp, p2.id, int64(len(batch)), "")
 	return gp
 }
 
@@ -981,6 +981,13 @@ func (m *Machine) procresize(nprocs int32) {
 	}
 	for i := nprocs; i < old; i++ {
 		pp := m.allp[i]
+		moved := int64(pp.runqtail - pp.runqhead)
+		if pp.runnext != nil {
+			moved++
+		}
+		if moved > 0 {
+			m.emit(EvGlobalRunqPut, pp, nil, nil, nil, -1, moved, "")
+		}
 		for pp.runqhead != pp.runqtail {
 			pp.runqtail--
 			gp := pp.runq[pp.runqtail%runqSize]
