@@ -145,14 +145,14 @@ func (r *run) resolveLoad(from, name string) (string, error) {
 	}
 	p := filepath.Join(filepath.Dir(from), filepath.FromSlash(name))
 	if !within(r.root, p) {
-		return "", fmt.Errorf("the path leaves the script's directory tree (%s)", r.root)
+		return "", errors.New("the path leaves the script's directory tree")
 	}
 	// Through symbolic links too.
 	if real, err := filepath.EvalSymlinks(p); err == nil {
 		if root, err := filepath.EvalSymlinks(r.root); err == nil {
 			if abs, err := filepath.Abs(real); err == nil {
 				if rootAbs, err := filepath.Abs(root); err == nil && !within(rootAbs, abs) {
-					return "", fmt.Errorf("the path leads out of the script's directory tree (%s) through a symbolic link", r.root)
+					return "", errors.New("the path leaves the script's directory tree through a symbolic link")
 				}
 			}
 		}

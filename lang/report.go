@@ -56,7 +56,7 @@ func FormatCompileError(err error) string {
 	switch {
 	case errors.As(err, &rl):
 		for _, e := range rl {
-			fmt.Fprintf(&b, "%s\n", e.Error())
+			fmt.Fprintf(&b, "%s%s\n", e.Error(), spellingHint(e.Msg))
 		}
 	case errors.As(err, &se):
 		fmt.Fprintf(&b, "%s\n", se.Error())
@@ -70,6 +70,48 @@ func FormatCompileError(err error) string {
 		b.WriteString(yieldHint + "\n")
 	}
 	return b.String()
+}
+
+// spellingHint returns " (did you mean spawn?)" for "undefined: spawnn"
+// when a builtin or universal name is close to the undefined one.
+func spellingHint(msg string) string {
+	name, ok := strings.CutPrefix(msg, "undefined: ")
+	if !ok {
+		return ""
+	}
+	best, bestDist := "", 1+len(name)/4
+	for _, names := range [][]string{builtins.Keys(), starlark.Universe.Keys()} {
+		for _, cand := range names {
+			if d := editDistance(name, cand); d <= bestDist && (best == "" || d < bestDist) {
+				best, bestDist = cand, d
+			}
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // WriteOutcome writes to w what a Go program leaves on stderr when it ends
