@@ -18,7 +18,8 @@ const testHelpText = `Test runs scripts and compares what they print with golden
 
 Each path is a .star script or a directory, searched recursively (in
 lexical order, skipping directories whose name starts with a dot). The
-default is the current directory. A script named on the command line is
+default is the current directory (except with -update, which wants its
+paths named). A script named on the command line is
 always tested; in a directory, only the scripts that have a golden file
 are, unless -update is given.
 
@@ -67,6 +68,12 @@ func testCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {
+		if opts.Update {
+			// Walking the current directory would create a golden file
+			// beside every script in the tree, libraries included.
+			fmt.Fprintf(stderr, "schedlab test: -update wants the scripts or directories to update named\nusage: %s (see 'schedlab test -h')\n", testSynopsis)
+			return 2
+		}
 		paths = []string{"."}
 	}
 	opts.Out = stdout
