@@ -1,0 +1,100 @@
+package lang
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFaithful runs every testdata/faithful/NAME.star on one P, preemption
+// off, and compares its stdout byte for byte with NAME.want: what the Go
+// twin NAME.go prints under the real runtime. Unless -short is given or no
+// go command is on PATH, it also runs the twin, with
+//
+//	GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 go run NAME.go
+//
+// and checks that NAME.want still says what Go does. Nothing is cached:
+// the twin is run every time.
+func TestFaithful(t *testing.T) {
+	stars, err := filepath.Glob("testdata/faithful/*.star")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stars) == 0 {
+		t.Skip("no testdata/faithful/*.star yet")
+	}
+	goTool, goErr := exec.LookPath("go")
+	for _, star := range stars {
+		base := strings.TrimSuffix(star, ".star")
+		name := filepath.Base(base)
+		t.Run(name, func(t *testing.T) {
+			want, err := os.ReadFile(base + ".want")
+			if err != nil {
+				t.Fatalf("%s has no .want: %v", star, err)
+			}
+			t.Run("schedlab", func(t *testing.T) {
+				var stdout, stderr bytes.Buffer
+				res := RunFile(star, nil, Options{Procs: 1, Stdout: &stdout, Stderr: &stderr})
+				if res.ExitCode != 0 {
+					t.Errorf("%s: exit status %d; stderr:\n%s", star, res.ExitCode, stderr.String())
+				}
+				if got := stdout.String(); got != string(want) {
+					t.Errorf("%s: stdout differs from %s.want:\n%s", star, name, lineDiff(string(want), got))
+				}
+			})
+			t.Run("go", func(t *testing.T) {
+				if testing.Short() {
+					t.Skip("-short: not running the Go twin")
+				}
+				if goErr != nil {
+					t.Skip("no go command on PATH")
+				}
+				if _, err := os.Stat(base + ".go"); err != nil {
+					t.Fatalf("%s has no Go twin: %v", star, err)
+				}
+				t.Parallel()
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+				defer cancel()
+				cmd := exec.CommandContext(ctx, goTool, "run", filepath.Base(base)+".go")
+				cmd.Dir = filepath.Dir(base)
+				cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GODEBUG=asyncpreemptoff=1", "GOFLAGS=")
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				if err := cmd.Run(); err != nil {
+					t.Fatalf("go run %s.go: %v\n%s", name, err, stderr.String())
+				}
+				if got := stdout.String(); got != string(want) {
+					t.Errorf("%s.go under the real runtime differs from %s.want:\n%s", name, name, lineDiff(string(want), got))
+				}
+			})
+		})
+	}
+}
+
+// lineDiff shows where got departs from want, line by line.
+func lineDiff(want, got string) string {
+	wl := strings.Split(want, "\n")
+	gl := strings.Split(got, "\n")
+	var b strings.Builder
+	for i := 0; i < max(len(wl), len(gl)); i++ {
+		var w, g string
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		mark := " "
+		if w != g {
+			mark = "!"
+		}
+		fmt.Fprintf(&b, "%s %3d  want %-40q got %q\n", mark, i+1, w, g)
+	}
+	return b.String()
+}

@@ -1,0 +1,229 @@
+package lang
+
+import (
+	"bytes"
+	"fmt"
+	goruntime "runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"go.starlark.net/starlark"
+
+	"github.com/schedlab/schedlab/runtime"
+)
+
+// runSrc runs src as x.star with opts and returns stdout, stderr and the result.
+func runSrc(t *testing.T, src string, opts Options) (string, string, *Result) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	opts.Stdout, opts.Stderr = &stdout, &stderr
+	res := RunFile("x.star", []byte(src), opts)
+	return stdout.String(), stderr.String(), res
+}
+
+// eventLog is a Tracer that keeps the events it is given as text.
+type eventLog struct{ b strings.Builder }
+
+func (l *eventLog) Event(ev *runtime.Event) {
+	fmt.Fprintf(&l.b, "%d P%d G%d %v", ev.Time, ev.P, ev.G, ev.Kind)
+	if ev.G2 != 0 {
+		fmt.Fprintf(&l.b, " G%d", ev.G2)
+	}
+	if ev.Reason != "" {
+		fmt.Fprintf(&l.b, " %q", ev.Reason)
+	}
+	l.b.WriteByte('\n')
+}
+
+func TestPrint(t *testing.T) {
+	src := `print("hello", 1, [2], None)
+print("a", "b", sep="-")
+print()
+print("ends with a newline\n")
+spawn(lambda: print("from", current()))
+sleep(1)
+`
+	want := "hello 1 [2] None\na-b\n\nends with a newline\n\nfrom <task G2 lambda>\n"
+
+	stdout, stderr, res := runSrc(t, src, Options{})
+	if res.ExitCode != 0 || stdout != want {
+		t.Errorf("print: exit %d, stdout %q, want %q; stderr:\n%s", res.ExitCode, stdout, want, stderr)
+	}
+
+	// With a tracer, each print is also an EvPrint event.
+	var log eventLog
+	stdout, _, _ = runSrc(t, src, Options{Tracer: &log})
+	if stdout != want {
+		t.Errorf("print with a tracer: stdout %q, want %q", stdout, want)
+	}
+	for _, line := range []string{
+		`0 P0 G1 Print "hello 1 [2] None"`,
+		`0 P0 G1 Print "ends with a newline\n\n"`,
+		`0 P0 G2 Print "from <task G2 lambda>"`,
+	} {
+		if !strings.Contains(log.b.String(), line+"\n") {
+			t.Errorf("trace has no line %s:\n%s", line, log.b.String())
+		}
+	}
+
+	// With PrintsInTrace, only the event.
+	log = eventLog{}
+	stdout, _, _ = runSrc(t, src, Options{Tracer: &log, PrintsInTrace: true})
+	if stdout != "" {
+		t.Errorf("PrintsInTrace: stdout %q, want none", stdout)
+	}
+	if !strings.Contains(log.b.String(), `Print "a-b"`) {
+		t.Errorf("PrintsInTrace: no print event in the trace:\n%s", log.b.String())
+	}
+}
+
+// TestPreemption: two goroutines that never block share one P only when
+// preemption is on. Each reports its progress every 100 turns.
+func TestPreemption(t *testing.T) {
+	src := `log = []
+done = chan()
+def spin(name):
+    for i in range(1000):
+        if i % 100 == 0:
+            log.append(name)
+    done.send(name)
+spawn(spin, "a")
+spawn(spin, "b")
+done.recv()
+done.recv()
+print("".join(log))
+print(stats()["preemptions"] > 0)
+`
+	// Without preemption: b (runnext) then a, each to the end.
+	stdout, stderr, res := runSrc(t, src, Options{SliceSteps: 2000})
+	if want := "bbbbbbbbbbaaaaaaaaaa\nFalse\n"; res.ExitCode != 0 || stdout != want {
+		t.Errorf("preempt off: stdout %q, want %q; stderr:\n%s", stdout, want, stderr)
+	}
+	// With it, they take turns through the global queue.
+	stdout, stderr, res = runSrc(t, src, Options{Preempt: true, SliceSteps: 2000})
+	if res.ExitCode != 0 || !strings.Contains(stdout, "ba") || !strings.Contains(stdout, "ab") || !strings.HasSuffix(stdout, "True\n") {
+		t.Errorf("preempt on: stdout %q, want interleaved a and b, and preemptions; stderr:\n%s", stdout, stderr)
+	}
+	// The same run is the same every time.
+	again, _, _ := runSrc(t, src, Options{Preempt: true, SliceSteps: 2000})
+	if again != stdout {
+		t.Errorf("preempt on is not deterministic: %q then %q", stdout, again)
+	}
+}
+
+// TestDeterminism runs a busy script on 4 Ps twice with a tracer and
+// compares everything.
+func TestDeterminism(t *testing.T) {
+	src := `wg = waitgroup()
+mu = mutex()
+total = [0]
+res = chan(100)
+def worker(i):
+    for j in range(3):
+        work("%dus" % (50 + 10 * i))
+        mu.lock()
+        total[0] += 1
+        mu.unlock()
+        if j == 1:
+            syscall("30us")
+        _, v, _ = select(res.on_send(i), after("10us").on_recv())
+    wg.done()
+for i in range(16):
+    wg.add(1)
+    spawn(worker, i)
+wg.wait()
+print(total[0], len(res), now())
+`
+	var outs []string
+	for range 2 {
+		var log eventLog
+		stdout, stderr, res := runSrc(t, src, Options{Procs: 4, Seed: 42, Preempt: true, Tracer: &log})
+		if res.ExitCode != 0 {
+			t.Fatalf("exit %d; stderr:\n%s", res.ExitCode, stderr)
+		}
+		outs = append(outs, stdout+stderr+log.b.String())
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("two runs with the same seed differ")
+	}
+	if !strings.HasPrefix(outs[0], "48 ") {
+		t.Errorf("stdout %q, want 48 increments", strings.SplitN(outs[0], "\n", 2)[0])
+	}
+}
+
+// TestNoHostGoroutineLeak: goroutines left blocked or runnable when the run
+// ends leave no host goroutine behind.
+func TestNoHostGoroutineLeak(t *testing.T) {
+	before := goruntime.NumGoroutine()
+	for range 20 {
+		runSrc(t, "ch = chan()\nfor i in range(50):\n    spawn(ch.recv)\n    spawn(park)\nsleep(1)\n", Options{})
+		runSrc(t, "chan().recv()\n", Options{})
+		runSrc(t, "def f():\n    1 // 0\nspawn(f)\nchan().recv()\n", Options{})
+	}
+	var after int
+	for range 100 {
+		if after = goruntime.NumGoroutine(); after <= before {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Errorf("%d host goroutines before, %d after", before, after)
+}
+
+// TestIterationDump: a goroutine blocked in `for v in ch` shows the for
+// statement in the dump.
+func TestIterationDump(t *testing.T) {
+	src := `def consumer(ch):
+    for v in ch:
+        pass
+spawn(consumer, chan())
+sleep(1)
+`
+	_, stderr, res := runSrc(t, src, Options{})
+	want := "schedlab: main returned with 1 goroutine still alive:\n\ngoroutine 2 [chan receive]:\n  x.star:2:5: in consumer\ncreated by <toplevel> in goroutine 1\n  x.star:4:6\n"
+	if res.ExitCode != 0 || stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+}
+
+// TestBuiltinsOutsideARun: the builtins need a goroutine's thread.
+func TestBuiltinsOutsideARun(t *testing.T) {
+	thread := new(starlark.Thread)
+	_, err := starlark.Call(thread, Builtins()["gosched"], nil, nil)
+	if err == nil || err.Error() != "gosched: called outside a schedlab goroutine" {
+		t.Errorf("gosched outside a run: %v", err)
+	}
+	if len(Builtins()) != len(builtins) {
+		t.Errorf("Builtins() has %d names, want %d", len(Builtins()), len(builtins))
+	}
+}
+
+// TestResult checks Result.Run and the exit status of each outcome.
+func TestResult(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		code    int
+		outcome runtime.Outcome
+	}{
+		{"x = 1\n", 0, runtime.Exited},
+		{"chan().recv()\n", 2, runtime.Deadlock},
+		{"1 // 0\n", 2, runtime.Panicked},
+		{"while True:\n    pass\n", 2, runtime.Limit},
+		{"x = (\n", 1, 0},
+	} {
+		_, stderr, res := runSrc(t, tc.src, Options{MaxSteps: 1000})
+		if res.ExitCode != tc.code {
+			t.Errorf("%q: exit %d, want %d; stderr:\n%s", tc.src, res.ExitCode, tc.code, stderr)
+		}
+		if tc.code == 1 {
+			if res.Run != nil {
+				t.Errorf("%q: Run = %+v, want nil", tc.src, res.Run)
+			}
+			continue
+		}
+		if res.Run == nil || res.Run.Outcome != tc.outcome {
+			t.Errorf("%q: Run = %+v, want outcome %v", tc.src, res.Run, tc.outcome)
+		}
+	}
+}
