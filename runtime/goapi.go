@@ -123,7 +123,7 @@ func (g *G) Now() int64 { return g.m.now }
 func (g *G) Work(d int64) {
 	g.check()
 	m := g.m
-	if g.preempt && !m.cfg.NoPreempt {
+	if (g.preempt && !m.cfg.NoPreempt) || m.perturbPreempt() {
 		g.preempt = false
 		m.goschedImpl(g, true)
 		g.co.yield()
@@ -131,6 +131,7 @@ func (g *G) Work(d int64) {
 	if d <= 0 {
 		return
 	}
+	d = m.jitter(d)
 	g.workLeft = d
 	for g.workLeft > 0 {
 		left := g.workLeft
@@ -166,7 +167,7 @@ func (g *G) Preempt() bool {
 // the G gets its P back, or an idle one, or waits on the global queue.
 func (g *G) Syscall(d int64) {
 	g.check()
-	g.m.entersyscall(g, max(d, 0))
+	g.m.entersyscall(g, g.m.jitter(max(d, 0)))
 	g.co.yield()
 }
 
@@ -187,4 +188,16 @@ func (g *G) GOMAXPROCS(n int) (int, error) {
 	m.procresize(int32(n))
 	m.startTheWorld()
 	return prev, nil
+}
+
+// MarkLeaked marks gp, blocked for good on an object that no goroutine that
+// can still run can reach, as _Gleaked (Go 1.26's goroutine leak
+// detection). The caller (the language, which can see the program's values)
+// decides reachability; gp must be waiting.
+func (m *Machine) MarkLeaked(gp *G) error {
+	if gp.status != Gwaiting {
+		return fmt.Errorf("MarkLeaked: G%d is %v, not waiting", gp.goid, gp.status)
+	}
+	casgstatus(gp, Gwaiting, Gleaked)
+	return nil
 }

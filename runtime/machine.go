@@ -67,10 +67,13 @@ type Config struct {
 	MaxTime       int64 // virtual nanoseconds
 
 	// Costs in virtual nanoseconds, all zero by default.
-	SpawnCost      int64 // charged to the creating G by newproc
-	SwitchCost     int64 // charged to a P each time its M runs schedule
-	WakeupLatency  int64 // from startm to the woken M running schedule
-	HostWaitReason string
+	SpawnCost     int64 // charged to the creating G by newproc
+	SwitchCost    int64 // charged to a P each time its M runs schedule
+	WakeupLatency int64 // from startm to the woken M running schedule
+
+	// Perturb varies timing and preemption from the seed (schedlab
+	// explore); the zero value perturbs nothing.
+	Perturb Perturb
 }
 
 // Outcome says how a run ended.
@@ -158,6 +161,9 @@ type Machine struct {
 	sysmonDelay   int64
 	sysmonIdle    int
 
+	pctPoints  map[int64]bool // PCT change points, by safe-point count
+	safePoints int64
+
 	result      Result
 	interrupted atomic.Pointer[error]
 	stats       Stats
@@ -171,14 +177,12 @@ func NewMachine(cfg Config) *Machine {
 	if cfg.Procs > maxProcs {
 		cfg.Procs = maxProcs
 	}
-	if cfg.HostWaitReason == "" {
-		cfg.HostWaitReason = "host"
-	}
 	m := &Machine{
 		cfg: cfg,
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5c4ed1ab)),
 	}
 	m.procresize(int32(cfg.Procs))
+	m.initPerturb()
 	return m
 }
 

@@ -128,7 +128,7 @@ func (m *Machine) startm(pp *P, spinning bool) {
 		spin = 1
 	}
 	m.emit(EvMStart, pp, mp, nil, nil, -1, spin, "")
-	m.scheduleAfter(mp, m.cfg.WakeupLatency)
+	m.scheduleAfter(mp, m.wakeupLatency())
 }
 
 // stopm parks mp: it has no P and nothing to do. Mirrors stopm.
@@ -213,6 +213,9 @@ func runqlen(pp *P) int { return int(pp.runqtail - pp.runqhead) }
 // the G that was there is kicked to the tail of the ring. A full ring moves
 // half of itself to the global queue (runqputslow). Mirrors runqput.
 func (m *Machine) runqput(pp *P, gp *G, next bool) {
+	if next && m.flipRunnext() {
+		next = false
+	}
 	if next {
 		old := pp.runnext
 		pp.runnext = gp

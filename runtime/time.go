@@ -153,7 +153,7 @@ func (g *G) Sleep(d int64) {
 	}
 	m := g.m
 	pp := g.mp.p
-	t := &timer{when: m.now + d, gp: g}
+	t := &timer{when: m.now + m.jitter(d), gp: g}
 	g.timer = t
 	m.emit(EvGoSleep, pp, g.mp, g, nil, -1, t.when, "")
 	m.addtimer(pp, t)

@@ -1,0 +1,107 @@
+// Perturbations: schedules that timing would produce.
+//
+// A deterministic run shows one schedule. Real programs meet others because
+// durations vary, threads wake up late and preemption strikes wherever a
+// signal lands. Perturb turns such variations on, each drawn from the run's
+// one PRNG, so that exploring seeds explores schedules and any seed replays
+// exactly.
+//
+// Schedules Go itself could produce: duration jitter, thread wake-up
+// latency, and preemption at safe points (async preemption can stop a G at
+// almost any instruction). Beyond Go: RunnextFlip is what the race
+// detector's randomizeScheduler does (a G meant for runnext goes to the
+// tail of the ring half the time), which a race-free build never does; and
+// PCT change points force preemptions at chosen points in the run, in the
+// manner of Burckhardt et al., "A Randomized Scheduler with Probabilistic
+// Guarantees of Finding Bugs" (ASPLOS 2010), which may preempt a G sooner
+// than sysmon ever would.
+
+package runtime
+
+// Perturb says which variations a run draws from its PRNG. The zero value
+// perturbs nothing.
+type Perturb struct {
+	// Jitter scales each work, sleep and syscall duration by a factor
+	// drawn uniformly from [1-Jitter, 1+Jitter]; 0 ≤ Jitter < 1.
+	Jitter float64
+	// WakeupJitter adds a latency drawn from [0, WakeupJitter] ns to every
+	// M started by startm, on top of Config.WakeupLatency.
+	WakeupJitter int64
+	// PreemptProb is the chance that a G is preempted at a safe point
+	// (the start of work, or SafePoint), as if sysmon's signal landed
+	// there.
+	PreemptProb float64
+	// RunnextFlip sends a G meant for runnext to the tail of the ring
+	// half the time, as the race detector's randomizeScheduler does.
+	RunnextFlip bool
+	// PCTDepth is the number of PCT change points: at each, the running
+	// G is preempted. The points are drawn among the first PCTSteps
+	// safe points of the run.
+	PCTDepth int
+	PCTSteps int
+}
+
+// initPerturb draws the PCT change points.
+func (m *Machine) initPerturb() {
+	p := &m.cfg.Perturb
+	if p.PCTDepth <= 0 {
+		return
+	}
+	if p.PCTSteps <= 0 {
+		p.PCTSteps = 1000
+	}
+	m.pctPoints = make(map[int64]bool, p.PCTDepth)
+	for range p.PCTDepth {
+		m.pctPoints[int64(m.cheaprandn(uint32(p.PCTSteps)))+1] = true
+	}
+}
+
+// jitter returns d scaled by the configured jitter.
+func (m *Machine) jitter(d int64) int64 {
+	j := m.cfg.Perturb.Jitter
+	if j <= 0 || d <= 0 {
+		return d
+	}
+	f := 1 - j + 2*j*m.rng.Float64()
+	return max(int64(float64(d)*f), 0)
+}
+
+// wakeupLatency is the delay from startm to the M running schedule.
+func (m *Machine) wakeupLatency() int64 {
+	d := m.cfg.WakeupLatency
+	if wj := m.cfg.Perturb.WakeupJitter; wj > 0 {
+		d += int64(m.rng.Uint64N(uint64(wj) + 1))
+	}
+	return d
+}
+
+// flipRunnext reports whether a runnext put goes to the ring instead.
+func (m *Machine) flipRunnext() bool {
+	return m.cfg.Perturb.RunnextFlip && m.cheaprandn(2) == 0
+}
+
+// perturbPreempt reports whether the G at a safe point is to be
+// preempted by a perturbation.
+func (m *Machine) perturbPreempt() bool {
+	p := &m.cfg.Perturb
+	if p.PreemptProb <= 0 && m.pctPoints == nil {
+		return false
+	}
+	m.safePoints++
+	if m.pctPoints[m.safePoints] {
+		return true
+	}
+	return p.PreemptProb > 0 && m.rng.Float64() < p.PreemptProb
+}
+
+// SafePoint is a point where g may be preempted: the language calls it at
+// every builtin call. Without perturbations it does nothing (sysmon's
+// preemption happens in Work and Preempt); with them, g may be preempted
+// here and go to the global queue.
+func (g *G) SafePoint() {
+	g.check()
+	if g.m.perturbPreempt() {
+		g.m.goschedImpl(g, true)
+		g.co.yield()
+	}
+}
