@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/schedlab/schedlab/lang"
+	"github.com/schedlab/schedlab/runtime"
 	"github.com/schedlab/schedlab/trace"
 )
 
@@ -37,6 +39,13 @@ the first line that is neither blank nor a comment:
 Flags on the command line override them. Flags may come before or after
 the script's name. Flags are written -flag or --flag, and -flag=value or
 -flag value.
+
+--trace-format=json makes --trace write JSON lines instead, one object per
+event, the program's output included. --chrome-trace and --timeline also
+write the run to a file, as a Chrome trace (for Perfetto or
+chrome://tracing) or as a self-contained HTML page; they do not change what
+stdout shows, and a directive cannot set them. docs/trace-format.md
+describes every format.
 
 The limits end the run with a diagnosis on stderr and exit status 2.
 --timeout is wall-clock time and defaults to 1m; the others are off
@@ -124,6 +133,13 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 		if err == nil && fs.NArg() > 0 {
 			err = fmt.Errorf("unexpected argument %q: a directive holds only flags", fs.Arg(0))
 		}
+		if err == nil {
+			fs.Visit(func(f *flag.Flag) {
+				if slices.Contains(fileFlags, f.Name) && err == nil {
+					err = fmt.Errorf("-%s writes a file; give it on the command line", f.Name)
+				}
+			})
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: schedlab directive: %v", filename, d.line, err)
 		}
@@ -148,23 +164,60 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 		MaxTime:       s.MaxTime,
 		Timeout:       s.Timeout,
 	}
-	var text *trace.Text
+
+	// The trace writers of the run, each finished when it ends.
+	var (
+		sinks  []sink
+		failed bool
+	)
+	h := s.Header()
 	if s.Trace {
-		text = trace.NewText(stdout, s.Header())
-		opts.Tracer = text
+		var w sink
+		switch s.TraceFormat {
+		case "json":
+			w = flusher{trace.NewJSON(stdout, h)}
+		default:
+			w = flusher{trace.NewText(stdout, h)}
+		}
+		sinks = append(sinks, w)
 		opts.PrintsInTrace = true
 		// The trace is buffered: flush it before anything reaches
 		// stderr, so that on a terminal a panic shows up after the
 		// events that led to it.
-		opts.Stderr = flushFirst{text, stderr}
+		opts.Stderr = flushFirst{w, stderr}
 	}
-	res := lang.RunFile(filename, src, opts)
+	for _, out := range []struct {
+		flag, file string
+		open       func(io.Writer, trace.Header) closer
+	}{
+		{"chrome-trace", s.ChromeTrace, func(w io.Writer, h trace.Header) closer { return trace.NewChrome(w, h) }},
+		{"timeline", s.Timeline, func(w io.Writer, h trace.Header) closer { return trace.NewTimeline(w, h) }},
+	} {
+		if out.file == "" {
+			continue
+		}
+		f, err := os.Create(out.file)
+		if err != nil {
+			fmt.Fprintf(stderr, "schedlab run: -%s: %v\n", out.flag, err)
+			failed = true
+			break
+		}
+		sinks = append(sinks, fileSink{out.open(f, h), f})
+	}
+
 	code := 1
-	if res != nil {
-		code = res.ExitCode
+	if !failed {
+		tracers := make([]runtime.Tracer, len(sinks))
+		for i, w := range sinks {
+			tracers[i] = w
+		}
+		opts.Tracer = runtime.MultiTracer(tracers...)
+		if res := lang.RunFile(filename, src, opts); res != nil {
+			code = res.ExitCode
+		}
 	}
-	if text != nil {
-		if err := text.Flush(); err != nil {
+	for _, w := range sinks {
+		if err := w.finish(); err != nil {
 			fmt.Fprintf(stderr, "schedlab run: writing the trace: %v\n", err)
 			if code == 0 {
 				code = 1
@@ -174,14 +227,55 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 	return code
 }
 
-// flushFirst is a writer that flushes a buffered trace before each write.
+// A sink is a trace writer that must be finished when the run ends.
+type sink interface {
+	runtime.Tracer
+	finish() error
+}
+
+// A flushTracer is a trace writer that needs a Flush (text, JSON lines).
+type flushTracer interface {
+	runtime.Tracer
+	Flush() error
+}
+
+// flusher is the sink of a flushTracer.
+type flusher struct{ flushTracer }
+
+func (f flusher) finish() error { return f.Flush() }
+
+// A closer is a trace writer that needs a Close (Chrome, timeline).
+type closer interface {
+	runtime.Tracer
+	Close() error
+}
+
+// fileSink is a closer writing to a file of its own.
+type fileSink struct {
+	closer
+	f *os.File
+}
+
+func (s fileSink) finish() error {
+	err := s.Close()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %v", s.f.Name(), err)
+	}
+	return nil
+}
+
+// flushFirst is a writer that finishes writing a buffered trace before
+// each write.
 type flushFirst struct {
-	t *trace.Text
+	t sink
 	w io.Writer
 }
 
 func (f flushFirst) Write(p []byte) (int, error) {
-	f.t.Flush() // an error is remembered by the Text and reported at the end
+	f.t.finish() // an error is remembered by the writer and reported at the end
 	return f.w.Write(p)
 }
 

@@ -4,15 +4,20 @@
 // own so that the golden-file harness (package golden) can run a script
 // exactly as `schedlab run --trace` does, with the same code.
 //
-// Adding a run flag takes one line in (*Settings).register, plus one in
-// (*Settings).Header if it changes what the trace shows, plus the use of the
-// value in Run.
+// Adding a run flag takes a field in Settings and one line in
+// (*Settings).register, then the use of the value in runScript (an output
+// file is one more entry in its table of outputs). A flag that changes the
+// run also gets a line in (*Settings).Header, so that the trace names it;
+// one that writes a file goes in fileFlags, so that directives cannot set
+// it.
 package cli
 
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/schedlab/schedlab/runtime"
@@ -43,6 +48,12 @@ type Settings struct {
 	MaxTime       int64         // virtual ns; 0 means none (--max-time)
 	Timeout       time.Duration // wall clock; 0 means none (--timeout)
 
+	// Outputs. These do not change the run, so the trace header does not
+	// name them.
+	TraceFormat string // format of --trace on stdout: "text" or "json" (--trace-format)
+	ChromeTrace string // file for the Chrome/Perfetto trace; "" for none (--chrome-trace)
+	Timeline    string // file for the HTML timeline; "" for none (--timeline)
+
 	set map[string]bool // flags given explicitly, by a directive or the command line
 }
 
@@ -50,11 +61,12 @@ type Settings struct {
 // no limits except the wall-clock DefaultTimeout.
 func NewSettings() *Settings {
 	return &Settings{
-		Procs:   1,
-		Seed:    1,
-		Preempt: true,
-		Timeout: DefaultTimeout,
-		set:     map[string]bool{},
+		Procs:       1,
+		Seed:        1,
+		Preempt:     true,
+		Timeout:     DefaultTimeout,
+		TraceFormat: "text",
+		set:         map[string]bool{},
 	}
 }
 
@@ -69,7 +81,15 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(&intRange{&s.MaxGoroutines, 0, 1 << 30}, "max-goroutines", "stop the run when more than `N` goroutines are alive (0: no limit)")
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
 	fs.Var((*wallDuration)(&s.Timeout), "timeout", "stop the run after `D` of wall-clock time, such as 10s (0: no limit)")
+	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
+	fs.StringVar(&s.ChromeTrace, "chrome-trace", s.ChromeTrace, "also write the run as a Chrome trace to `FILE`, for Perfetto or chrome://tracing")
+	fs.StringVar(&s.Timeline, "timeline", s.Timeline, "also write the run as an HTML timeline to `FILE`, to open in a browser")
 }
+
+// fileFlags are the flags that name a file to write. A script's directive
+// may not set them: running a script, as `schedlab test` does, must not
+// write files the command line did not ask for.
+var fileFlags = []string{"chrome-trace", "timeline"}
 
 // Header returns the trace header for these settings: the format version,
 // then procs, seed and preempt, then every limit that was set, always in
@@ -118,6 +138,27 @@ func (r *intRange) String() string {
 		return "0"
 	}
 	return strconv.Itoa(*r.p)
+}
+
+// A choice is a string flag that must be one of a few words.
+type choice struct {
+	p     *string
+	words []string
+}
+
+func (c *choice) Set(v string) error {
+	if !slices.Contains(c.words, v) {
+		return fmt.Errorf("want %s", strings.Join(c.words, " or "))
+	}
+	*c.p = v
+	return nil
+}
+
+func (c *choice) String() string {
+	if c == nil || c.p == nil {
+		return ""
+	}
+	return *c.p
 }
 
 // onOff is a bool flag spelled on or off.
