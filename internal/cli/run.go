@@ -165,12 +165,32 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 		Timeout:       s.Timeout,
 	}
 
-	// The trace writers of the run, each finished when it ends.
-	var (
-		sinks  []sink
-		failed bool
-	)
+	// The trace writers of the run, each finished when it ends. The
+	// files come first, so that one that cannot be created stops the run
+	// before anything is written.
 	h := s.Header()
+	var sinks []sink
+	for _, out := range []struct {
+		flag, file string
+		open       func(io.Writer, trace.Header) closer
+	}{
+		{"chrome-trace", s.ChromeTrace, func(w io.Writer, h trace.Header) closer { return trace.NewChrome(w, h) }},
+		{"timeline", s.Timeline, func(w io.Writer, h trace.Header) closer { return trace.NewTimeline(w, h) }},
+	} {
+		if out.file == "" {
+			continue
+		}
+		f, err := os.Create(out.file)
+		if err != nil {
+			fmt.Fprintf(stderr, "schedlab run: -%s: %v\n", out.flag, err)
+			for _, w := range sinks {
+				w.(fileSink).f.Close()
+				os.Remove(w.(fileSink).f.Name())
+			}
+			return 1
+		}
+		sinks = append(sinks, fileSink{out.open(f, h), f})
+	}
 	if s.Trace {
 		var w sink
 		switch s.TraceFormat {
@@ -186,35 +206,15 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 		// events that led to it.
 		opts.Stderr = flushFirst{w, stderr}
 	}
-	for _, out := range []struct {
-		flag, file string
-		open       func(io.Writer, trace.Header) closer
-	}{
-		{"chrome-trace", s.ChromeTrace, func(w io.Writer, h trace.Header) closer { return trace.NewChrome(w, h) }},
-		{"timeline", s.Timeline, func(w io.Writer, h trace.Header) closer { return trace.NewTimeline(w, h) }},
-	} {
-		if out.file == "" {
-			continue
-		}
-		f, err := os.Create(out.file)
-		if err != nil {
-			fmt.Fprintf(stderr, "schedlab run: -%s: %v\n", out.flag, err)
-			failed = true
-			break
-		}
-		sinks = append(sinks, fileSink{out.open(f, h), f})
-	}
 
+	tracers := make([]runtime.Tracer, len(sinks))
+	for i, w := range sinks {
+		tracers[i] = w
+	}
+	opts.Tracer = runtime.MultiTracer(tracers...)
 	code := 1
-	if !failed {
-		tracers := make([]runtime.Tracer, len(sinks))
-		for i, w := range sinks {
-			tracers[i] = w
-		}
-		opts.Tracer = runtime.MultiTracer(tracers...)
-		if res := lang.RunFile(filename, src, opts); res != nil {
-			code = res.ExitCode
-		}
+	if res := lang.RunFile(filename, src, opts); res != nil {
+		code = res.ExitCode
 	}
 	for _, w := range sinks {
 		if err := w.finish(); err != nil {
