@@ -55,45 +55,93 @@ type coro struct {
 	next     func() (struct{}, bool)
 	stopFn   func()
 	yieldFn  func(struct{}) bool
-	done     bool       // the function returned, panicked or was stopped
-	running  bool       // between resume and the matching yield
-	panicked *TaskPanic // set when the function panicked
+	fn       func(c *coro) // the function it runs now
+	done     bool          // the goroutine has ended: returned, panicked or stopped
+	running  bool          // between resume and the matching yield
+	fnDone   bool          // a pooled coroutine finished its function and waits for the next
+	pooled   bool          // runs one function after another (see newPooledCoro)
+	stopped  bool          // unwound by stop
+	panicked *TaskPanic    // set when the function panicked
 }
 
 // newCoro returns a coroutine that will run f when first resumed. f receives
-// the coroutine so that it can yield.
+// the coroutine so that it can yield. When f returns, the coroutine's
+// goroutine ends.
 func newCoro(f func(c *coro)) *coro {
-	c := &coro{}
-	c.next, c.stopFn = iter.Pull(func(yield func(struct{}) bool) {
-		c.yieldFn = yield
-		defer func() {
-			if r := recover(); r != nil {
-				if _, ok := r.(coroStopped); ok {
-					return
-				}
-				buf := make([]byte, 16<<10)
-				buf = buf[:goruntime.Stack(buf, false)]
-				c.panicked = &TaskPanic{Value: r, Stack: buf}
-			}
-		}()
-		f(c)
-	})
+	c := &coro{fn: f}
+	c.next, c.stopFn = iter.Pull(c.body)
 	return c
+}
+
+// newPooledCoro is newCoro for a coroutine that can be reused: when f
+// returns, the goroutine parks, waiting for another function, given by
+// reuse. The engine keeps finished ones on a free list, as the runtime keeps
+// dead Gs with their stacks (gFree), so a million short-lived goroutines
+// need not start a million host goroutines. A pooled coroutine must be
+// stopped in the end.
+func newPooledCoro(f func(c *coro)) *coro {
+	c := &coro{fn: f, pooled: true}
+	c.next, c.stopFn = iter.Pull(c.body)
+	return c
+}
+
+// body is the coroutine's goroutine: run the function, and for a pooled
+// coroutine wait for the next one.
+func (c *coro) body(yield func(struct{}) bool) {
+	c.yieldFn = yield
+	for {
+		c.call()
+		if !c.pooled || c.panicked != nil || c.stopped {
+			return
+		}
+		c.fnDone = true
+		c.fn = nil
+		if !yield(struct{}{}) {
+			return
+		}
+	}
+}
+
+// call runs c.fn, catching its panic.
+func (c *coro) call() {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(coroStopped); ok {
+				c.stopped = true
+				return
+			}
+			buf := make([]byte, 16<<10)
+			buf = buf[:goruntime.Stack(buf, false)]
+			c.panicked = &TaskPanic{Value: r, Stack: buf}
+		}
+	}()
+	c.fn(c)
+}
+
+// reuse gives a pooled coroutine whose function finished a new function
+// to run at the next resume.
+func (c *coro) reuse(f func(c *coro)) {
+	if !c.pooled || !c.fnDone || c.done {
+		throw("reuse of a coroutine that is not a finished pooled one")
+	}
+	c.fn = f
 }
 
 // resume runs the coroutine until it yields or finishes. It reports whether
 // the coroutine is still alive (it yielded rather than finished).
 func (c *coro) resume() bool {
-	if c.done {
+	if c.done || c.fn == nil {
 		throw("resume of a finished coroutine")
 	}
+	c.fnDone = false
 	c.running = true
 	_, ok := c.next()
 	c.running = false
 	if !ok {
 		c.done = true
+		return false
 	}
-	return ok
+	return !c.fnDone
 }
 
 // yield hands control back to the side that called resume and blocks until

@@ -53,6 +53,7 @@ const (
 	stealTries       = 4                // stealWork's rounds
 	maxProcs         = 1024             // an upper bound on GOMAXPROCS, for sanity
 	globrunqMaxBatch = runqSize / 2     // findRunnable asks globrunqgetbatch for len(runq)/2
+	coroFreeMax      = 1024             // finished coroutines kept for reuse
 )
 
 // Config says how to build a Machine.
@@ -144,9 +145,10 @@ type Machine struct {
 	midle      []*M // idle Ms, a stack (mput/mget)
 	nmspinning int32
 
-	runq     gQueue // the global run queue
-	gFree    gList  // global cache of dead Gs
-	allg     []*G   // every G ever made, in creation order
+	coroFree []*coro // finished pooled coroutines, for newproc1 to reuse
+	runq     gQueue  // the global run queue
+	gFree    gList   // global cache of dead Gs
+	allg     []*G    // every G ever made, in creation order
 	goidgen  int64
 	nchan    int64
 	ngalive  int // Gs that are not dead
@@ -345,6 +347,10 @@ func (m *Machine) Close() {
 			gp.co = nil
 		}
 	}
+	for _, c := range m.coroFree {
+		c.stop()
+	}
+	m.coroFree = nil
 	m.actions = nil
 }
 

@@ -582,6 +582,11 @@ func (m *Machine) goexit0(gp *G) {
 	m.emit(EvGoDestroy, pp, mp, gp, nil, -1, 0, "")
 	casgstatus(gp, Grunning, Gdead)
 	m.ngalive--
+	if len(m.coroFree) < coroFreeMax {
+		m.coroFree = append(m.coroFree, gp.co)
+	} else {
+		gp.co.stop()
+	}
 	gp.co = nil
 	gp.mp = nil
 	mp.curg = nil
@@ -640,7 +645,15 @@ func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
 	if creator != nil {
 		gp.createdBy = creator.goid
 	}
-	gp.co = newCoro(func(*coro) { gp.err = gp.fn(gp) })
+	body := func(*coro) { gp.err = gp.fn(gp) }
+	if n := len(m.coroFree); n > 0 {
+		gp.co = m.coroFree[n-1]
+		m.coroFree[n-1] = nil
+		m.coroFree = m.coroFree[:n-1]
+		gp.co.reuse(body)
+	} else {
+		gp.co = newPooledCoro(body)
+	}
 	casgstatus(gp, gp.status, Grunnable)
 	m.ngalive++
 	m.stats.Goroutines++
