@@ -411,7 +411,11 @@ func (m *Machine) schedule(mp *M) {
 // findRunnable returns a G to run on mp's P, or nil after giving the P back
 // and parking mp. Mirrors findRunnable, without GC workers and netpoll.
 func (m *Machine) findRunnable(mp *M) (*G, bool) {
+	tries := 0
 top:
+	if tries++; tries > 1000 {
+		throw(fmt.Sprintf("findRunnable: M%d looped 1000 times at one instant", mp.id))
+	}
 	pp := mp.p
 	m.checkTimers(pp)
 
