@@ -41,6 +41,11 @@ type Options struct {
 	SliceSteps uint64
 	WedgeSteps uint64
 
+	// Perturb varies timing and preemption from the seed (schedlab
+	// explore); the zero value perturbs nothing. With preemption
+	// perturbations, every builtin call is a safe point (G.SafePoint).
+	Perturb runtime.Perturb
+
 	// For embedders and tests: Predeclared names are added to the
 	// builtins (and override them); OnThread is called with the Starlark
 	// thread of every goroutine before it runs any code.
@@ -80,6 +85,7 @@ func RunFile(filename string, src []byte, opts Options) *Result {
 		Tracer:        runtime.MultiTracer(r, opts.Tracer),
 		MaxGoroutines: opts.MaxGoroutines,
 		MaxTime:       opts.MaxTime,
+		Perturb:       opts.Perturb,
 	}
 	m := runtime.NewMachine(cfg)
 	r.m = m

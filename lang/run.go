@@ -72,6 +72,7 @@ type run struct {
 
 	sliceSteps uint64
 	wedgeSteps uint64
+	perturbed  bool                 // Options.Perturb may preempt at safe points
 	steps      uint64               // steps of all goroutines, as of the last account
 	pslice     []uint64             // steps run on each P since its last dispatch
 	live       map[int64]*goroutine // goroutines by id, until they exit
@@ -90,6 +91,7 @@ func newRun(opts Options) *run {
 		wedgeSteps: opts.WedgeSteps,
 		live:       make(map[int64]*goroutine),
 		threads:    make(map[*starlark.Thread]bool),
+		perturbed:  opts.Perturb.PreemptProb > 0 || opts.Perturb.PCTDepth > 0,
 	}
 	if r.stdout == nil {
 		r.stdout = io.Discard
@@ -377,9 +379,16 @@ func (gr *goroutine) waitReason() string {
 	return gr.g.WaitReason()
 }
 
-// goroutineOf returns the goroutine whose thread calls builtin b.
+// goroutineOf returns the goroutine whose thread calls builtin b. Every
+// builtin calls it, so it is also where a builtin call is a safe point for
+// the engine's perturbations.
 func goroutineOf(thread *starlark.Thread, b *starlark.Builtin) (*goroutine, error) {
 	if gr, ok := thread.Local(goroutineKey).(*goroutine); ok && gr.g != nil {
+		if gr.run.perturbed {
+			gr.account()
+			gr.g.SafePoint()
+			gr.arm()
+		}
 		return gr, nil
 	}
 	return nil, fmt.Errorf("%s: called outside a schedlab goroutine", b.Name())
