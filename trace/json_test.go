@@ -5,7 +5,6 @@
 package trace
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/schedlab/schedlab/runtime"
+	"github.com/schedlab/schedlab/trace/tracetest"
 )
 
 func TestJSONGolden(t *testing.T) {
@@ -28,82 +28,12 @@ func TestJSONGolden(t *testing.T) {
 	golden(t, "scenario.jsonl", buf.Bytes())
 }
 
-// jsonEvent is one decoded line of the JSON trace; pointers tell missing
-// keys from zero values.
-type jsonEvent struct {
-	Seq    *uint64 `json:"seq"`
-	T      *int64  `json:"t"`
-	P      *int32  `json:"p"`
-	M      *int32  `json:"m"`
-	G      *int64  `json:"g"`
-	Ev     string  `json:"ev"`
-	G2     *int64  `json:"g2"`
-	P2     *int32  `json:"p2"`
-	Arg    *int64  `json:"arg"`
-	Reason *string `json:"reason"`
-}
-
-// event rebuilds the runtime.Event, with the documented defaults for
-// missing keys.
-func (j *jsonEvent) event(t *testing.T, kinds map[string]runtime.EventKind) runtime.Event {
-	t.Helper()
-	if j.Seq == nil || j.T == nil || j.Ev == "" {
-		t.Fatalf("line lacks seq, t or ev: %+v", j)
-	}
-	k, ok := kinds[j.Ev]
-	if !ok {
-		t.Fatalf("unknown ev %q", j.Ev)
-	}
-	ev := runtime.Event{Seq: *j.Seq, Time: *j.T, P: -1, M: -1, P2: -1, Kind: k}
-	if j.P != nil {
-		ev.P = *j.P
-	}
-	if j.M != nil {
-		ev.M = *j.M
-	}
-	if j.G != nil {
-		ev.G = *j.G
-	}
-	if j.G2 != nil {
-		ev.G2 = *j.G2
-	}
-	if j.P2 != nil {
-		ev.P2 = *j.P2
-	}
-	if j.Arg != nil {
-		ev.Arg = *j.Arg
-	}
-	if j.Reason != nil {
-		ev.Reason = *j.Reason
-	}
-	return ev
-}
-
 // decodeJSONTrace parses a JSON trace and returns its header and events.
 func decodeJSONTrace(t *testing.T, data []byte) (map[string]any, []runtime.Event) {
 	t.Helper()
-	kinds := map[string]runtime.EventKind{}
-	for _, k := range runtime.EventKinds() {
-		kinds[k.String()] = k
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	var header map[string]any
-	var evs []runtime.Event
-	for n := 0; sc.Scan(); n++ {
-		if n == 0 {
-			if err := json.Unmarshal(sc.Bytes(), &header); err != nil {
-				t.Fatalf("header: %v", err)
-			}
-			continue
-		}
-		var j jsonEvent
-		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&j); err != nil {
-			t.Fatalf("line %d: %v: %s", n+1, err, sc.Bytes())
-		}
-		evs = append(evs, j.event(t, kinds))
+	header, evs, err := tracetest.ReadJSON(data)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return header, evs
 }

@@ -234,7 +234,7 @@ func TestSchedTraceMatchesGo(t *testing.T) {
 var (
 	shapeReason  = regexp.MustCompile(`\(.*\)`)           // a G's wait reason, which may hold parentheses
 	shapePreempt = regexp.MustCompile(`preemptoff=\S*`)   // a string, usually empty
-	shapeValue   = regexp.MustCompile(`\d+|\bnil\b`)      // numbers and ids, or nil for none
+	shapeValue   = regexp.MustCompile(`-?\d+|\bnil\b`)    // numbers (Go's racy reads can be negative), ids, or nil for none
 	shapeBool    = regexp.MustCompile(`\b(true|false)\b`) // booleans
 	shapeList    = regexp.MustCompile(`\[( N)+ \]`)       // [ l1 l2 ... ], one entry per P
 )
@@ -242,11 +242,15 @@ var (
 // schedShapes returns the distinct forms of the lines of a schedtrace
 // output, sorted: "SCHED Nms: gomaxprocs=N ... [ N... ] schedticks=[ N... ]",
 // "  PN: status=N ...", "  GN: status=N(R) m=N lockedm=N". Lines that are
-// not schedtrace's are skipped.
+// not schedtrace's, and a last line without its newline, are skipped.
 func schedShapes(t *testing.T, out string) []string {
 	t.Helper()
 	var shapes []string
-	for _, line := range strings.Split(out, "\n") {
+	lines := strings.Split(out, "\n")
+	// The last line is cut short when the program exits while sysmon
+	// prints: keep only the lines that ended.
+	lines = lines[:len(lines)-1]
+	for _, line := range lines {
 		if !strings.HasPrefix(line, "SCHED ") && !strings.HasPrefix(line, "  P") &&
 			!strings.HasPrefix(line, "  M") && !strings.HasPrefix(line, "  G") {
 			continue

@@ -7,7 +7,6 @@ package trace
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/runtime"
+	"github.com/schedlab/schedlab/trace/tracetest"
 )
 
 // renderTimeline writes the timeline page of evs.
@@ -29,41 +29,14 @@ func renderTimeline(t testing.TB, h Header, evs []runtime.Event) []byte {
 	return buf.Bytes()
 }
 
-// timelineData is the data object embedded in the page.
-type timelineData struct {
-	Version  int        `json:"version"`
-	Settings [][]string `json:"settings"`
-	Kinds    []string   `json:"kinds"`
-	Strings  []string   `json:"strings"`
-	Ev       []int64    `json:"ev"`
-	Spans    []int64    `json:"spans"`
-	Queues   []int64    `json:"queues"`
-	Ps       []int      `json:"ps"`
-	Ms       []int      `json:"ms"`
-	Start    int64      `json:"start"`
-	End      int64      `json:"end"`
-}
-
 // pageData extracts and decodes the data object of a timeline page.
-func pageData(t *testing.T, page []byte) (string, *timelineData) {
+func pageData(t *testing.T, page []byte) (string, *tracetest.TimelineData) {
 	t.Helper()
-	const open, close = "var DATA = ", ";\n</script>"
-	i := bytes.Index(page, []byte(open))
-	if i < 0 {
-		t.Fatal("page has no DATA")
+	raw, d, err := tracetest.PageData(page)
+	if err != nil {
+		t.Fatal(err)
 	}
-	rest := page[i+len(open):]
-	j := bytes.Index(rest, []byte(close))
-	if j < 0 {
-		t.Fatal("DATA is not terminated")
-	}
-	var d timelineData
-	dec := json.NewDecoder(bytes.NewReader(rest[:j]))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&d); err != nil {
-		t.Fatalf("DATA does not parse: %v", err)
-	}
-	return string(rest[:j]), &d
+	return raw, d
 }
 
 func TestTimelineGolden(t *testing.T) {
