@@ -51,6 +51,12 @@ type Options struct {
 	// thread of every goroutine before it runs any code.
 	Predeclared starlark.StringDict
 	OnThread    func(thread *starlark.Thread)
+
+	// OnStart, if not nil, is called with the run's Machine right after
+	// it is made, before G1 exists and before the first event, for views
+	// that read the scheduler's state (--schedtrace snapshots). It must
+	// not run the Machine.
+	OnStart func(m *runtime.Machine)
 }
 
 // Result is how a script run ended.
@@ -90,6 +96,9 @@ func RunFile(filename string, src []byte, opts Options) *Result {
 	m := runtime.NewMachine(cfg)
 	r.m = m
 	defer m.Close()
+	if opts.OnStart != nil {
+		opts.OnStart(m)
+	}
 
 	main := r.newGoroutine("main", nil)
 	mod.state = moduleLoading

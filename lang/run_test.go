@@ -262,3 +262,16 @@ print("".join(log))
 		t.Errorf("no seed perturbed the order")
 	}
 }
+
+// TestOnStart: the hook sees the Machine before the run, and again after.
+func TestOnStart(t *testing.T) {
+	var m *runtime.Machine
+	var before int64 = -1
+	_, _, res := runSrc(t, "sleep('1ms')\n", Options{OnStart: func(mm *runtime.Machine) {
+		m = mm
+		before = mm.Now()
+	}})
+	if res.ExitCode != 0 || m == nil || before != 0 || res.Run.Time != 1000000 {
+		t.Errorf("OnStart: machine %v, time before %d, result %+v", m, before, res.Run)
+	}
+}
