@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -44,8 +45,12 @@ the script's name. Flags are written -flag or --flag, and -flag=value or
 event, the program's output included. --chrome-trace and --timeline also
 write the run to a file, as a Chrome trace (for Perfetto or
 chrome://tracing) or as a self-contained HTML page; they do not change what
-stdout shows, and a directive cannot set them. docs/trace-format.md
-describes every format.
+stdout shows, and a directive cannot set them. --schedtrace D prints on
+stderr, every D of virtual time, the line a Go program prints with
+GODEBUG=schedtrace=X; with --scheddetail it prints the state of every P,
+M and G instead, as GODEBUG=scheddetail=1 does. With either flag, a run
+that dies of a deadlock or a panic prints one detailed dump in its
+report, where Go prints it. docs/trace-format.md describes every format.
 
 The limits end the run with a diagnosis on stderr and exit status 2.
 --timeout is wall-clock time and defaults to 1m; the others are off
@@ -207,6 +212,19 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 		opts.Stderr = flushFirst{w, stderr}
 	}
 
+	// Go's schedtrace lines go to stderr as they are due, after the trace
+	// that leads to them. When the run dies, Go prints one detailed dump
+	// in its report (startpanic_m); crashDump puts it there.
+	if s.SchedTrace > 0 || s.SchedDetail {
+		st := trace.NewSchedTrace(opts.Stderr, s.SchedTrace, s.SchedDetail)
+		if !onStart(&opts, func(m *runtime.Machine) { st.Attach(m) }) {
+			fmt.Fprintf(stderr, "schedlab run: %s\n", errNoMachine)
+			return 2
+		}
+		sinks = append(sinks, flusher{st})
+		opts.Stderr = &crashDump{w: opts.Stderr, st: st}
+	}
+
 	tracers := make([]runtime.Tracer, len(sinks))
 	for i, w := range sinks {
 		tracers[i] = w
@@ -277,6 +295,42 @@ type flushFirst struct {
 func (f flushFirst) Write(p []byte) (int, error) {
 	f.t.finish() // an error is remembered by the writer and reported at the end
 	return f.w.Write(p)
+}
+
+// crashDump is the stderr of a run with --schedtrace or --scheddetail. A
+// Go program that dies of a fatal error or an unrecovered panic with
+// either set prints a detailed schedtrace dump (startpanic_m calls
+// schedtrace(true)): after the "fatal error: ..." line, before the
+// "panic: ..." line. The first thing lang writes to stderr is its report
+// of how the run ended, so crashDump looks at that first write only and
+// inserts the dump where Go has it.
+type crashDump struct {
+	w    io.Writer
+	st   *trace.SchedTrace
+	seen bool // the first write went by
+}
+
+func (c *crashDump) Write(p []byte) (int, error) {
+	if c.seen {
+		return c.w.Write(p)
+	}
+	c.seen = true
+	switch {
+	case bytes.HasPrefix(p, []byte("fatal error: ")):
+		line := len(p)
+		if i := bytes.IndexByte(p, '\n'); i >= 0 {
+			line = i + 1
+		}
+		if n, err := c.w.Write(p[:line]); err != nil {
+			return n, err
+		}
+		c.st.Crash()
+		n, err := c.w.Write(p[line:])
+		return line + n, err
+	case bytes.HasPrefix(p, []byte("panic: ")):
+		c.st.Crash()
+	}
+	return c.w.Write(p)
 }
 
 // usageError reports a bad command line: the error, then the synopsis and

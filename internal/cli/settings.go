@@ -53,6 +53,8 @@ type Settings struct {
 	TraceFormat string // format of --trace on stdout: "text" or "json" (--trace-format)
 	ChromeTrace string // file for the Chrome/Perfetto trace; "" for none (--chrome-trace)
 	Timeline    string // file for the HTML timeline; "" for none (--timeline)
+	SchedTrace  int64  // virtual ns between Go's schedtrace lines on stderr; 0 for none (--schedtrace)
+	SchedDetail bool   // Go's scheddetail=1: the state of every P, M and G (--scheddetail)
 
 	set map[string]bool // flags given explicitly, by a directive or the command line
 }
@@ -84,6 +86,8 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
 	fs.StringVar(&s.ChromeTrace, "chrome-trace", s.ChromeTrace, "also write the run as a Chrome trace to `FILE`, for Perfetto or chrome://tracing")
 	fs.StringVar(&s.Timeline, "timeline", s.Timeline, "also write the run as an HTML timeline to `FILE`, to open in a browser")
+	fs.Var((*virtualDuration)(&s.SchedTrace), "schedtrace", "print on stderr the line GODEBUG=schedtrace prints, every `D` of virtual time, such as 1ms (0: none)")
+	fs.BoolVar(&s.SchedDetail, "scheddetail", s.SchedDetail, "with --schedtrace, print the state of every P, M and G instead, as GODEBUG=scheddetail=1 does")
 }
 
 // fileFlags are the flags that name a file to write. A script's directive
