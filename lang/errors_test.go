@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedlab/schedlab/runtime"
 )
 
 // runCase writes files into a temporary directory, runs main.star from it
@@ -327,5 +329,43 @@ sleep(1)
 				t.Errorf("stderr:\n%s\nwant:\n%s", stderr, tc.stderr)
 			}
 		})
+	}
+}
+
+// TestLoadSymlinkEscape: a symbolic link inside the tree that leads out of
+// it is refused like "..".
+func TestLoadSymlinkEscape(t *testing.T) {
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "secret.star"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(outside, "secret.star"), filepath.Join(dir, "link.star")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	var stderr bytes.Buffer
+	res := RunFile(filepath.Join(dir, "main.star"), []byte("load('link.star', 'x')\n"), Options{Stderr: &stderr})
+	want := filepath.Join(dir, "main.star") + ":1:6: cannot load link.star: the path leaves the script's directory tree through a symbolic link\n"
+	if res.ExitCode != 1 || stderr.String() != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", res.ExitCode, stderr.String(), want)
+	}
+}
+
+// TestInternalError: a bug of schedlab is exit status 3 and says so.
+func TestInternalError(t *testing.T) {
+	m := runtime.NewMachine(runtime.Config{})
+	defer m.Close()
+	for _, tc := range []struct {
+		res  runtime.Result
+		want string
+	}{
+		{runtime.Result{Outcome: runtime.Internal, Err: &runtime.InternalError{Msg: "casgstatus: bad"}}, "schedlab: internal error: casgstatus: bad\n"},
+		{runtime.Result{Outcome: runtime.Panicked, Err: &runtime.TaskPanic{Value: "nil map", Stack: []byte("goroutine 9 [running]:\n")}}, "schedlab: internal error: nil map\n\ngoroutine 9 [running]:\n"},
+		{runtime.Result{Outcome: runtime.Idle}, "schedlab: internal error: the run ended with outcome idle\n"},
+	} {
+		var b bytes.Buffer
+		if code := WriteOutcome(&b, m, &tc.res); code != ExitInternal || b.String() != tc.want {
+			t.Errorf("%v: exit %d, stderr %q, want 3 and %q", tc.res.Err, code, b.String(), tc.want)
+		}
 	}
 }
