@@ -59,6 +59,18 @@ func TestErrors(t *testing.T) {
 				"hint: yield is reserved in Starlark; call gosched() to yield the processor\n",
 		},
 		{
+			name:   "yield as a parameter",
+			files:  map[string]string{"main.star": "def f(yield):\n    pass\n"},
+			code:   1,
+			stderr: "main.star:1:12: not an identifier\n" + yieldHint + "\n",
+		},
+		{
+			name:   "yield in a string is no hint",
+			files:  map[string]string{"main.star": "x = 'yield' +\n"},
+			code:   1,
+			stderr: "main.star:1:14: got newline, want primary expression\n",
+		},
+		{
 			name:  "resolve errors",
 			files: map[string]string{"main.star": "print(undefined)\nspawnn(f)\n"},
 			code:  1,

@@ -106,6 +106,9 @@ func readFile(name string) ([]byte, error) {
 func (r *run) compile(path string, src []byte, chain []string) (*module, error) {
 	_, prog, err := starlark.SourceProgramOptions(fileOptions, path, src, r.predeclared.Has)
 	if err != nil {
+		if se, ok := err.(syntax.Error); ok && atYield(src, se.Pos) {
+			return nil, &yieldError{err: se}
+		}
 		return nil, err
 	}
 	mod := &module{path: path, prog: prog}
@@ -133,6 +136,30 @@ func (r *run) compile(path string, src []byte, chain []string) (*module, error) 
 		}
 	}
 	return mod, nil
+}
+
+// A yieldError is a syntax error at a use of yield, which Starlark
+// reserves; it is reported with a hint to call gosched().
+type yieldError struct{ err syntax.Error }
+
+func (e *yieldError) Error() string { return e.err.Error() }
+func (e *yieldError) Unwrap() error { return e.err }
+
+// atYield reports whether the syntax error at pos is at, or right after,
+// the word yield.
+func atYield(src []byte, pos syntax.Position) bool {
+	lines := strings.Split(string(src), "\n")
+	if pos.Line < 1 || int(pos.Line) > len(lines) {
+		return false
+	}
+	line := lines[pos.Line-1]
+	col := int(pos.Col) - 1
+	for _, m := range yieldWord.FindAllStringIndex(line, -1) {
+		if m[0] <= col && col <= m[1]+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveLoad returns the path of module name loaded by the file from.

@@ -52,7 +52,8 @@ func FormatCompileError(err error) string {
 	var rl resolve.ErrorList
 	var se syntax.Error
 	var le *LoadError
-	hint := false
+	var ye *yieldError
+	hint := errors.As(err, &ye)
 	switch {
 	case errors.As(err, &rl):
 		for _, e := range rl {
@@ -60,7 +61,7 @@ func FormatCompileError(err error) string {
 		}
 	case errors.As(err, &se):
 		fmt.Fprintf(&b, "%s\n", se.Error())
-		hint = yieldWord.MatchString(se.Msg)
+		hint = hint || yieldWord.MatchString(se.Msg)
 	case errors.As(err, &le):
 		fmt.Fprintf(&b, "%s\n", le.Error())
 	default:
