@@ -27,15 +27,24 @@
 // prints.
 //
 // When: a line is due at every multiple of the period, starting at 0
-// (Go's first line is "SCHED 0ms", printed at sysmon's first tick). The
-// writer prints the lines that are due when it receives the first event
-// whose Time is at or after them, one line per boundary crossed: a run
-// that sleeps through five periods gets five lines, all alike. The state
-// shown is the state as that first event at or after the boundary is
-// reported: everything before it has happened; the event's own change may
-// already show (the engine reports some events, such as GoStart, just
-// after making the change). Go's sysmon wakes when it can, so a real
-// program's lines drift and skip; these are exactly on the period.
+// (Go's first line is "SCHED 0ms", printed at sysmon's first tick), one
+// line per boundary: a run that sleeps through five periods gets five
+// lines, all alike. Go's sysmon wakes when it can, so a real program's
+// lines drift and skip; these are exactly on the period. Two things can
+// say that a boundary has passed:
+//
+//   - The events (Event): the lines due are printed when the first event
+//     whose Time is at or after them arrives. The state shown is the state
+//     just before that event, except that the engine may have begun the
+//     step that reports it: when it reports an event after making part of
+//     the change (a GoStart's G is already running; a timer that fires on
+//     an idle P has already taken the P off the idle list), that part
+//     shows.
+//   - The clock (Advance): a Machine that reports when its clock is about
+//     to move, between two steps, gives the exact state at each boundary.
+//     Once Advance has been called, Event prints no more lines; the line
+//     at 0 comes from the first event, or from Advance when there was
+//     none.
 //
 // What the simulator does not have is printed as its closest honest value,
 // always the same: needspinning=0; in the detail lines gcwaiting=false,
@@ -92,6 +101,7 @@ type SchedTrace struct {
 	src     SchedSource
 	next    int64 // virtual time of the next line
 	started bool  // an event was seen
+	clocked bool  // Advance drives the lines
 	buf     []byte
 	err     error
 }
@@ -110,10 +120,28 @@ func NewSchedTrace(w io.Writer, period int64, detail bool) *SchedTrace {
 // before the run's first event.
 func (s *SchedTrace) Attach(src SchedSource) { s.src = src }
 
-// Event prints the lines due at or before ev.Time.
+// Event prints the lines due at or before ev.Time, unless Advance drives
+// the lines.
 func (s *SchedTrace) Event(ev *runtime.Event) {
 	s.started = true
-	if s.period <= 0 || s.src == nil || ev.Time < s.next || s.err != nil {
+	if !s.clocked {
+		s.printUntil(ev.Time)
+	}
+}
+
+// Advance prints the lines due at or before virtual time to, with the
+// state as it is now. It is meant to be called by the Machine just before
+// its clock moves forward to to, between two steps, when the state is the
+// state of every instant up to to (before anything happens at to).
+func (s *SchedTrace) Advance(to int64) {
+	s.clocked = true
+	s.printUntil(to)
+}
+
+// printUntil prints the lines due at or before t, all with the current
+// state.
+func (s *SchedTrace) printUntil(t int64) {
+	if s.period <= 0 || s.src == nil || t < s.next || s.err != nil {
 		return
 	}
 	snap := s.src.Snapshot()
@@ -122,7 +150,7 @@ func (s *SchedTrace) Event(ev *runtime.Event) {
 		gs = s.goroutines()
 	}
 	b := s.buf[:0]
-	for ; ev.Time >= s.next; s.next += s.period {
+	for ; t >= s.next; s.next += s.period {
 		b = appendSchedTrace(b, snap, s.next, s.detail, gs)
 	}
 	s.write(b)

@@ -176,6 +176,33 @@ func TestSchedTraceCrash(t *testing.T) {
 	}
 }
 
+// TestSchedTraceAdvance: driven by the clock, the lines show the state
+// of the moment the clock moves, and events no longer print lines.
+func TestSchedTraceAdvance(t *testing.T) {
+	var buf bytes.Buffer
+	st := NewSchedTrace(&buf, 1_000_000, false)
+	state := 0
+	st.Attach(SnapshotFunc(func() *runtime.Snapshot {
+		return &runtime.Snapshot{GOMAXPROCS: 1, Ps: []runtime.PState{{Schedtick: uint32(state)}}}
+	}))
+	st.Event(&runtime.Event{Time: 0}) // the line at 0, from the first event
+	state = 1
+	st.Advance(2_500_000) // 1ms and 2ms show state 1
+	state = 2
+	st.Event(&runtime.Event{Time: 2_500_000})
+	st.Event(&runtime.Event{Time: 3_000_000}) // not printed by events any more
+	st.Advance(3_000_000)                     // 3ms shows state 2
+	st.Advance(3_000_000)                     // nothing new
+	want := `SCHED 0ms: gomaxprocs=1 idleprocs=0 threads=0 spinningthreads=0 needspinning=0 idlethreads=0 runqueue=0 [ 0 ] schedticks=[ 0 ]
+SCHED 1ms: gomaxprocs=1 idleprocs=0 threads=0 spinningthreads=0 needspinning=0 idlethreads=0 runqueue=0 [ 0 ] schedticks=[ 1 ]
+SCHED 2ms: gomaxprocs=1 idleprocs=0 threads=0 spinningthreads=0 needspinning=0 idlethreads=0 runqueue=0 [ 0 ] schedticks=[ 1 ]
+SCHED 3ms: gomaxprocs=1 idleprocs=0 threads=0 spinningthreads=0 needspinning=0 idlethreads=0 runqueue=0 [ 0 ] schedticks=[ 2 ]
+`
+	if buf.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
+
 func TestSchedTraceWriteError(t *testing.T) {
 	st := NewSchedTrace(failWriter{}, 1000, false)
 	st.Attach(SnapshotFunc(func() *runtime.Snapshot { return &runtime.Snapshot{GOMAXPROCS: 1} }))
