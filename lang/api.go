@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -117,6 +118,10 @@ func RunFile(filename string, src []byte, opts Options) *Result {
 	}
 	code := WriteOutcome(stderr, m, res)
 	out := *res
+	var le *runtime.LimitError
+	if out.Outcome == runtime.Canceled && errors.As(out.Err, &le) {
+		out.Outcome = runtime.Limit // the timeout, caught between two steps
+	}
 	return &Result{ExitCode: code, Run: &out}
 }
 

@@ -29,6 +29,9 @@ func runCase(t *testing.T, files map[string]string, opts Options) (int, string, 
 	var stdout, stderr bytes.Buffer
 	opts.Stdout, opts.Stderr = &stdout, &stderr
 	res := RunFile(filepath.Join(dir, "main.star"), nil, opts)
+	if res.ExitCode == ExitFailed && res.Run.Outcome == runtime.Canceled {
+		t.Errorf("a limit reported as %v: %v", res.Run.Outcome, res.Run.Err)
+	}
 	clean := func(s string) string { return strings.ReplaceAll(s, dir+string(filepath.Separator), "") }
 	return res.ExitCode, clean(stdout.String()), clean(stderr.String())
 }
