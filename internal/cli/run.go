@@ -168,6 +168,7 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 		MaxGoroutines: s.MaxGoroutines,
 		MaxTime:       s.MaxTime,
 		Timeout:       s.Timeout,
+		Perturb:       s.perturbation(),
 	}
 
 	// The trace writers of the run, each finished when it ends. The

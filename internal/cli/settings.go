@@ -47,6 +47,7 @@ type Settings struct {
 	MaxGoroutines int           // goroutines alive at once; 0 means none (--max-goroutines)
 	MaxTime       int64         // virtual ns; 0 means none (--max-time)
 	Timeout       time.Duration // wall clock; 0 means none (--timeout)
+	Perturb       string        // a PerturbModes preset drawn from the seed; "none" perturbs nothing (--perturb)
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
@@ -68,6 +69,7 @@ func NewSettings() *Settings {
 		Preempt:     true,
 		Timeout:     DefaultTimeout,
 		TraceFormat: "text",
+		Perturb:     "none",
 		set:         map[string]bool{},
 	}
 }
@@ -83,6 +85,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(&intRange{&s.MaxGoroutines, 0, 1 << 30}, "max-goroutines", "stop the run when more than `N` goroutines are alive (0: no limit)")
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
 	fs.Var((*wallDuration)(&s.Timeout), "timeout", "stop the run after `D` of wall-clock time, such as 10s (0: no limit)")
+	fs.Var(&choice{&s.Perturb, PerturbModes}, "perturb", "vary the schedule from the seed: `none|timing|runnext|pct|all` (see schedlab help explore)")
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
 	fs.StringVar(&s.ChromeTrace, "chrome-trace", s.ChromeTrace, "also write the run as a Chrome trace to `FILE`, for Perfetto or chrome://tracing")
 	fs.StringVar(&s.Timeline, "timeline", s.Timeline, "also write the run as an HTML timeline to `FILE`, to open in a browser")
@@ -96,13 +99,16 @@ func (s *Settings) register(fs *flag.FlagSet) {
 var fileFlags = []string{"chrome-trace", "timeline"}
 
 // Header returns the trace header for these settings: the format version,
-// then procs, seed and preempt, then every limit that was set, always in
-// this order.
+// then procs, seed and preempt, the perturbation unless it is none, then
+// every limit that was set, always in this order.
 func (s *Settings) Header() trace.Header {
 	kv := []trace.KV{
 		{Key: "procs", Value: strconv.Itoa(s.Procs)},
 		{Key: "seed", Value: strconv.FormatUint(s.Seed, 10)},
 		{Key: "preempt", Value: onOff(s.Preempt).String()},
+	}
+	if s.Perturb != "none" {
+		kv = append(kv, trace.KV{Key: "perturb", Value: s.Perturb})
 	}
 	if s.MaxSteps != 0 {
 		kv = append(kv, trace.KV{Key: "max-steps", Value: strconv.FormatUint(s.MaxSteps, 10)})

@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/schedlab/schedlab/runtime"
+)
+
+// PerturbModes are the values of --perturb, in the order the help lists
+// them. Each names a preset of runtime.Perturb (see Perturbation).
+var PerturbModes = []string{"none", "timing", "runnext", "pct", "all"}
+
+// The presets' parameters. They are part of what a seed means: changing one
+// changes the schedule every `--perturb` seed replays.
+const (
+	// perturbJitter scales work, sleep and syscall durations by a factor
+	// in [0.75, 1.25].
+	perturbJitter = 0.25
+	// perturbWakeup is the most latency, in ns, added to a thread wake-up
+	// (startm): 50µs, a slow futex wake on a loaded Linux host.
+	perturbWakeup = 50_000
+	// perturbPreempt is the chance of a preemption at each safe point, as
+	// if sysmon's signal (or a GC's stack scan) landed there.
+	perturbPreempt = 0.05
+	// pctDepth change points among the first pctSteps safe points.
+	pctDepth = 3
+	pctSteps = 200
+)
+
+// Perturbation returns the runtime.Perturb of a --perturb mode:
+//
+//	none     nothing: the scheduler's own seeded choices only
+//	timing   duration jitter, thread wake-up latency, preemption at random
+//	         safe points: schedules Go itself can produce
+//	runnext  runnext flipped half the time, as the race detector's
+//	         randomizeScheduler does: beyond a race-free Go build
+//	pct      PCT change points (Burckhardt et al., ASPLOS 2010): beyond Go
+//	all      timing, runnext and pct together
+func Perturbation(mode string) (runtime.Perturb, error) {
+	timing := runtime.Perturb{Jitter: perturbJitter, WakeupJitter: perturbWakeup, PreemptProb: perturbPreempt}
+	switch mode {
+	case "", "none":
+		return runtime.Perturb{}, nil
+	case "timing":
+		return timing, nil
+	case "runnext":
+		return runtime.Perturb{RunnextFlip: true}, nil
+	case "pct":
+		return runtime.Perturb{PCTDepth: pctDepth, PCTSteps: pctSteps}, nil
+	case "all":
+		p := timing
+		p.RunnextFlip = true
+		p.PCTDepth, p.PCTSteps = pctDepth, pctSteps
+		return p, nil
+	}
+	return runtime.Perturb{}, fmt.Errorf("want %s", strings.Join(PerturbModes, ", "))
+}
+
+// ScriptSettings returns the settings of a run of the script filename with
+// source src: the defaults, then the script's `# schedlab:` directives,
+// then the flags in args (which must hold flags only, as Run has checked
+// them). It is how `schedlab explore` starts each of its runs from
+// exactly the settings `schedlab run` would use.
+func ScriptSettings(filename string, src []byte, args []string) (*Settings, error) {
+	return settingsFor(filename, src, args)
+}
+
+// perturbation is the runtime.Perturb of s.Perturb, which the flag has
+// checked.
+func (s *Settings) perturbation() runtime.Perturb {
+	p, _ := Perturbation(s.Perturb)
+	return p
+}
+
+// Given reports whether the flag name was set explicitly, by a directive
+// or on the command line, rather than left at its default.
+func (s *Settings) Given(name string) bool { return s.set[name] }
