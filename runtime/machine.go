@@ -295,9 +295,11 @@ func (m *Machine) Step() bool {
 	if m.Done() {
 		return false
 	}
-	if p := m.interrupted.Swap(nil); p != nil {
-		m.finish(Canceled, *p, nil)
-		return false
+	if m.interrupted.Load() != nil {
+		if p := m.interrupted.Swap(nil); p != nil {
+			m.finish(Canceled, *p, nil)
+			return false
+		}
 	}
 	if m.nwork == 0 {
 		// Only sysmon's wake-up (if anything) is queued, and sysmon
