@@ -15,14 +15,18 @@ package lang
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
 	"strconv"
 	"strings"
+	gosyscall "syscall"
 	"testing"
+	"time"
 
 	"go.starlark.net/starlark"
 
@@ -30,14 +34,40 @@ import (
 	"github.com/schedlab/schedlab/trace"
 )
 
+// processCPU returns the CPU time (user and system) the process has used
+// so far.
+func processCPU() time.Duration {
+	var ru gosyscall.Rusage
+	if err := gosyscall.Getrusage(gosyscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// A cpuClock reports the CPU time per op as the metric cpu-ns/op, beside
+// the wall time of ns/op. On a shared machine, wall time also counts the
+// time the benchmark waited for a CPU that another process held; CPU time
+// does not. The Python and Lua peers in bench/ report CPU time too.
+type cpuClock struct{ start time.Duration }
+
+func (c *cpuClock) reset() { c.start = processCPU() }
+
+func (c *cpuClock) report(b *testing.B) {
+	b.ReportMetric(float64(processCPU()-c.start)/float64(b.N), "cpu-ns/op")
+}
+
 // benchRun runs src with N = b.N and reset_timer predeclared, plus extra,
-// and fails b unless main returns.
+// and fails b unless main returns. It reports cpu-ns/op from the last
+// reset_timer (or from the start) to the end of the run.
 func benchRun(b *testing.B, src string, opts Options, extra starlark.StringDict) *Result {
 	b.Helper()
+	var clock cpuClock
+	clock.reset()
 	pre := starlark.StringDict{
 		"N": starlark.MakeInt(b.N),
 		"reset_timer": starlark.NewBuiltin("reset_timer", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
 			b.ResetTimer()
+			clock.reset()
 			return starlark.None, nil
 		}),
 	}
@@ -54,6 +84,7 @@ func benchRun(b *testing.B, src string, opts Options, extra starlark.StringDict)
 	if res.ExitCode != 0 {
 		b.Fatalf("exit %d; stderr:\n%s", res.ExitCode, stderr.String())
 	}
+	clock.report(b)
 	return res
 }
 
@@ -103,6 +134,73 @@ func BenchmarkGosched(b *testing.B) {
 			})
 		}
 	}
+}
+
+// errStopped ends a worker of BenchmarkGoschedFloor whose coroutine is
+// stopped.
+var errStopped = errors.New("stopped")
+
+// BenchmarkGoschedFloor is the floor under BenchmarkGosched: the same
+// Starlark worker functions, each on its own Starlark thread in its own
+// iter.Pull coroutine, resumed in round robin by a Go loop, with a
+// gosched() builtin that only yields the coroutine. No engine, no
+// bookkeeping: the interpreter's loop and call, plus the bare switch (the
+// issue's "Starlark yield over iter.Pull", ~250 ns).
+func BenchmarkGoschedFloor(b *testing.B) {
+	const g = 1000
+	prog := `
+def worker(n):
+    for _ in range(n):
+        gosched()
+`
+	ys := make([]func(struct{}) bool, g) // each coroutine's yield
+	cur := 0                             // the coroutine running now
+	pre := starlark.StringDict{
+		"gosched": starlark.NewBuiltin("gosched", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			if !ys[cur](struct{}{}) {
+				return nil, errStopped
+			}
+			return starlark.None, nil
+		}),
+	}
+	globals, err := starlark.ExecFileOptions(FileOptions(), &starlark.Thread{}, "floor.star", prog, pre)
+	if err != nil {
+		b.Fatal(err)
+	}
+	worker := globals["worker"]
+	// Each worker has more rounds than its share of b.N, so that all are
+	// alive for all b.N resumes; stop unwinds them at the end.
+	n := starlark.MakeInt(b.N/g + 2)
+	nexts := make([]func() (struct{}, bool), g)
+	stops := make([]func(), g)
+	for i := range nexts {
+		nexts[i], stops[i] = iter.Pull(func(y func(struct{}) bool) {
+			ys[i] = y
+			_, err := starlark.Call(&starlark.Thread{}, worker, starlark.Tuple{n}, nil)
+			if err != nil && !errors.Is(err, errStopped) {
+				panic(err)
+			}
+		})
+		cur = i
+		nexts[i]() // to its first gosched, outside the timed loop
+	}
+	defer func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}()
+	cur = 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	var clock cpuClock
+	clock.reset()
+	for range b.N {
+		nexts[cur]()
+		if cur++; cur == g {
+			cur = 0
+		}
+	}
+	clock.report(b)
 }
 
 // BenchmarkTraceText is BenchmarkGosched/goroutines=1000 writing the text

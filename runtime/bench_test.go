@@ -5,59 +5,186 @@ import (
 	"iter"
 	goruntime "runtime"
 	"testing"
+	"time"
 )
 
-// BenchmarkGosched measures one gosched round trip of the engine — pick the
-// next G, switch to it, account — among n goroutines on one P. One op is
-// one gosched. BenchmarkPullRoundRobin is the bare iter.Pull round-robin it
-// is compared with (issue 7: at most 1.3x).
-func BenchmarkGosched(b *testing.B) {
-	for _, n := range []int{1000, 100000} {
-		b.Run(fmt.Sprintf("goroutines=%d", n), func(b *testing.B) {
-			per := b.N/n + 4 // enough round trips for the warm-up and b.N
-			m := NewMachine(Config{Procs: 1, NoPreempt: true})
-			defer m.Close()
-			m.Start(func(g *G) error {
-				for range n {
-					g.Go(func(g *G) error {
-						for range per {
-							g.Gosched()
-						}
-						return nil
-					}, "spinner")
+// Engine benchmarks (issue 7; figures and commands in docs/performance.md).
+//
+// The gosched benchmarks run n goroutines on one P, each looping on
+// Gosched forever: every Step is one round trip — the M's trip through
+// schedule (findRunnable takes the next G from the local or global queue),
+// the coroutine switch to it, and the G's gosched (accounting, the global
+// run queue, queueing the M's next schedule) and switch back. One op is one
+// Step. The floor under them is a bare round robin of n iter.Pull
+// coroutines, each yielding straight back (pullRoundRobin).
+
+// goschedMachine returns a Machine whose n goroutines (after G1, which
+// parks for good) gosched forever, with every goroutine started, so that
+// each further Step is one gosched round trip. Close stops them.
+func goschedMachine(tb testing.TB, n int, tracer Tracer) *Machine {
+	m := NewMachine(Config{Procs: 1, NoPreempt: true, Tracer: tracer})
+	m.Start(func(g *G) error {
+		for range n {
+			g.Go(func(g *G) error {
+				for {
+					g.Gosched()
 				}
-				wg := g.Machine().NewWaitGroup()
-				g.Add(wg, 1)
-				g.Wait(wg) // never released: the run ends with a deadlock
-				return nil
-			})
-			// Let every goroutine start, then time the round trips.
-			for range 3 * n {
-				m.Step()
+			}, "spinner")
+		}
+		wg := g.Machine().NewWaitGroup()
+		g.Add(wg, 1)
+		g.Wait(wg) // never released
+		return nil
+	})
+	// G1's step, then every spinner's first run (some twice).
+	for range 3 * n {
+		if !m.Step() {
+			tb.Fatal("run ended early")
+		}
+	}
+	return m
+}
+
+// pullRoundRobin is n iter.Pull coroutines, each yielding straight back,
+// resumed in turn by step.
+type pullRoundRobin struct {
+	nexts []func() (struct{}, bool)
+	stops []func()
+	i     int
+}
+
+func newPullRoundRobin(n int) *pullRoundRobin {
+	p := &pullRoundRobin{nexts: make([]func() (struct{}, bool), n), stops: make([]func(), n)}
+	for i := range p.nexts {
+		p.nexts[i], p.stops[i] = iter.Pull(func(yield func(struct{}) bool) {
+			for yield(struct{}{}) {
 			}
+		})
+		p.nexts[i]() // start it: to its first yield
+	}
+	return p
+}
+
+// step resumes the next coroutine: one resume/yield round trip.
+func (p *pullRoundRobin) step() {
+	p.nexts[p.i]()
+	if p.i++; p.i == len(p.nexts) {
+		p.i = 0
+	}
+}
+
+func (p *pullRoundRobin) stop() {
+	for _, s := range p.stops {
+		s()
+	}
+}
+
+var goschedSizes = []int{1, 1000, 100000}
+
+// BenchmarkGosched is one gosched round trip of the engine among n
+// goroutines. goroutines=1 is the same goroutine every time, hot in the
+// cache. The tracer=noop row adds a Tracer that does nothing, which shows
+// what the event stream costs a run that traces; tracer=nil is a run with
+// tracing off (issue 7: tracing costs nothing when off).
+func BenchmarkGosched(b *testing.B) {
+	for _, n := range goschedSizes {
+		b.Run(fmt.Sprintf("goroutines=%d", n), func(b *testing.B) {
+			benchGosched(b, n, nil)
+		})
+	}
+	b.Run("goroutines=1000/tracer=noop", func(b *testing.B) {
+		benchGosched(b, 1000, TracerFunc(func(*Event) {}))
+	})
+}
+
+func benchGosched(b *testing.B, n int, tracer Tracer) {
+	m := goschedMachine(b, n, tracer)
+	defer m.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Step()
+	}
+}
+
+// BenchmarkPullRoundRobin is the bare iter.Pull round robin of n
+// coroutines: the floor under BenchmarkGosched. One op is one
+// resume/yield round trip.
+func BenchmarkPullRoundRobin(b *testing.B) {
+	for _, n := range goschedSizes {
+		b.Run(fmt.Sprintf("goroutines=%d", n), func(b *testing.B) {
+			p := newPullRoundRobin(n)
+			defer p.stop()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if !m.Step() {
-					b.Fatal("run ended early")
-				}
+				p.step()
 			}
 		})
 	}
 }
 
-// BenchmarkPullRoundRobin is a bare round-robin of n iter.Pull coroutines:
-// the floor under any scheduler built on them. One op is one resume+yield.
-func BenchmarkPullRoundRobin(b *testing.B) {
+// BenchmarkGoschedVsPull measures the engine's gosched round trip and the
+// bare iter.Pull round trip side by side, in alternating chunks of the
+// same length (at least two full rounds of the n goroutines), each chunk
+// timed on its own. On a shared machine whose speed drifts, both sides see
+// the same drift, so the ratio (engine/pull; issue 7: at most 1.3) is
+// steadier than the ratio of two separate benchmarks. One op is one round
+// trip of each, so ns/op is the sum of the two; the metrics engine-ns and
+// pull-ns split it.
+func BenchmarkGoschedVsPull(b *testing.B) {
 	for _, n := range []int{1000, 100000} {
 		b.Run(fmt.Sprintf("goroutines=%d", n), func(b *testing.B) {
+			m := goschedMachine(b, n, nil)
+			defer m.Close()
+			p := newPullRoundRobin(n)
+			defer p.stop()
+			chunk := max(2*n, 10000)
+			b.ReportAllocs()
+			b.ResetTimer()
+			var engine, pull time.Duration
+			for done := 0; done < b.N; {
+				k := min(chunk, b.N-done)
+				t0 := time.Now()
+				for range k {
+					m.Step()
+				}
+				t1 := time.Now()
+				for range k {
+					p.step()
+				}
+				engine += t1.Sub(t0)
+				pull += time.Since(t1)
+				done += k
+			}
+			b.ReportMetric(float64(engine.Nanoseconds())/float64(b.N), "engine-ns")
+			b.ReportMetric(float64(pull.Nanoseconds())/float64(b.N), "pull-ns")
+			b.ReportMetric(float64(engine)/float64(pull), "engine/pull")
+		})
+	}
+}
+
+// BenchmarkPullDepth is the round robin of BenchmarkPullRoundRobin (1,000
+// coroutines) with extra frames between the switch and the loops: the
+// scheduler side resumes through `resume` calls of its own, the coroutine
+// yields through `yield` calls. A coroutine switch moves to another
+// stack, so the CPU's return-address predictor, filled by the other
+// side's calls, mispredicts each return on the way back up: every frame
+// between a loop and its switch costs about one mispredicted return per
+// switch. This is why the engine keeps its switch near the top of Step
+// (docs/performance.md).
+func BenchmarkPullDepth(b *testing.B) {
+	const n = 1000
+	for _, d := range [][2]int{{0, 0}, {4, 0}, {0, 4}, {4, 4}, {8, 4}} {
+		b.Run(fmt.Sprintf("resume=%d/yield=%d", d[0], d[1]), func(b *testing.B) {
 			nexts := make([]func() (struct{}, bool), n)
 			stops := make([]func(), n)
 			for i := range nexts {
 				nexts[i], stops[i] = iter.Pull(func(yield func(struct{}) bool) {
-					for yield(struct{}{}) {
+					for deepYield(d[1], yield) {
 					}
 				})
+				nexts[i]()
 			}
 			defer func() {
 				for _, s := range stops {
@@ -66,11 +193,36 @@ func BenchmarkPullRoundRobin(b *testing.B) {
 			}()
 			b.ReportAllocs()
 			b.ResetTimer()
+			j := 0
 			for i := 0; i < b.N; i++ {
-				nexts[i%n]()
+				deepResume(d[0], nexts[j])
+				if j++; j == n {
+					j = 0
+				}
 			}
 		})
 	}
+}
+
+// deepResume calls next under depth extra frames.
+//
+//go:noinline
+func deepResume(depth int, next func() (struct{}, bool)) {
+	if depth == 0 {
+		next()
+		return
+	}
+	deepResume(depth-1, next)
+}
+
+// deepYield calls yield under depth extra frames.
+//
+//go:noinline
+func deepYield(depth int, yield func(struct{}) bool) bool {
+	if depth == 0 {
+		return yield(struct{}{})
+	}
+	return deepYield(depth-1, yield)
 }
 
 // BenchmarkSpawn measures newproc: create a goroutine that returns at once,
