@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"strings"
 
@@ -76,3 +77,16 @@ func (s *Settings) perturbation() runtime.Perturb {
 // Given reports whether the flag name was set explicitly, by a directive
 // or on the command line, rather than left at its default.
 func (s *Settings) Given(name string) bool { return s.set[name] }
+
+// RegisterFlags defines on fs the run flags named (such as "preempt" and
+// "max-steps"), bound to s, with the usage text of `schedlab run` and the
+// defaults s holds. It is for commands that take some of run's flags and
+// pass them on to ScriptSettings (explore).
+func (s *Settings) RegisterFlags(fs *flag.FlagSet, names ...string) {
+	all := flag.NewFlagSet("", flag.ContinueOnError)
+	s.register(all)
+	for _, name := range names {
+		f := all.Lookup(name)
+		fs.Var(f.Value, f.Name, f.Usage)
+	}
+}

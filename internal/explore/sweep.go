@@ -1,0 +1,125 @@
+package explore
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// SweepOptions say how a sweep is run.
+type SweepOptions struct {
+	Jobs     int  // runs at once; less than 1 means 1
+	FailFast bool // stop at the first failure (the lowest failing run index)
+
+	// Progress, if not nil, is called after each run, from the job that
+	// did it, with the number of runs done so far.
+	Progress func(done int)
+}
+
+// A Tally is what a sweep found: its classes, with their counts and first
+// runs.
+type Tally struct {
+	Done    int     // runs tallied: the whole shard, or up to the first failure with FailFast
+	Stopped bool    // FailFast ended the sweep before the end of the shard
+	Classes []Class // in report order (see sortClasses)
+}
+
+// A Class is the runs of a sweep that ended alike.
+type Class struct {
+	Key
+	Count  int      // runs in the class
+	First  Run      // the run with the lowest index
+	Digest [32]byte // what the first run printed (Result.Digest)
+}
+
+// Sweep does the runs of p's shard and tallies them. newJob is called once
+// for each of opt.Jobs goroutines and returns the function that job calls
+// to do a run; such a function is never called by two goroutines at once.
+//
+// The tally does not depend on opt.Jobs or on the order in which runs
+// finish. With FailFast, the sweep stops at the failing run with the lowest
+// index: runs after it are not counted even if they were done, and every
+// run before it is waited for, so that the tally is the same as a
+// one-job sweep's that stopped there.
+func Sweep(p *Plan, newJob func() func(Run) Result, opt SweepOptions) *Tally {
+	lo, hi := p.Range()
+	jobs := min(max(opt.Jobs, 1), max(hi-lo, 1))
+
+	var (
+		next  atomic.Int64 // the next run index to take
+		stop  atomic.Int64 // runs at this index and beyond are not needed
+		done  atomic.Int64
+		mu    sync.Mutex // guards ids and classes
+		ids   = map[Key]int32{}
+		cls   []Class
+		runOf = make([]int32, hi-lo) // class id of each run of the shard
+	)
+	next.Store(int64(lo))
+	stop.Store(int64(hi))
+
+	var wg sync.WaitGroup
+	for range jobs {
+		do := newJob()
+		wg.Go(func() {
+			for {
+				i := next.Add(1) - 1
+				if i >= stop.Load() {
+					return
+				}
+				run := p.Run(int(i))
+				res := do(run)
+
+				mu.Lock()
+				id, ok := ids[res.Key()]
+				if !ok {
+					id = int32(len(cls))
+					ids[res.Key()] = id
+					cls = append(cls, Class{Key: res.Key(), First: Run{Index: math.MaxInt}})
+				}
+				if c := &cls[id]; run.Index < c.First.Index {
+					c.First, c.Digest = run, res.Digest
+				}
+				mu.Unlock()
+				runOf[i-int64(lo)] = id
+
+				if opt.FailFast && res.Outcome.Failure() {
+					for s := stop.Load(); i+1 < s && !stop.CompareAndSwap(s, i+1); s = stop.Load() {
+					}
+				}
+				if opt.Progress != nil {
+					opt.Progress(int(done.Add(1)))
+				}
+			}
+		})
+	}
+	wg.Wait()
+
+	n := int(stop.Load()) - lo
+	t := &Tally{Done: n, Stopped: n < hi-lo}
+	for _, id := range runOf[:n] {
+		cls[id].Count++
+	}
+	for _, c := range cls {
+		if c.Count > 0 {
+			t.Classes = append(t.Classes, c)
+		}
+	}
+	sortClasses(t.Classes)
+	return t
+}
+
+// sortClasses puts classes in report order: failures first, then the
+// others, each by their first run.
+func sortClasses(cs []Class) {
+	slices.SortFunc(cs, func(a, b Class) int {
+		if fa, fb := a.Outcome.Failure(), b.Outcome.Failure(); fa != fb {
+			if fa {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.First.Index, b.First.Index)
+	})
+}
