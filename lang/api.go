@@ -116,6 +116,9 @@ func RunFile(filename string, src []byte, opts Options) *Result {
 	if err != nil {
 		return &Result{ExitCode: writeInternal(stderr, err), Run: &runtime.Result{Outcome: runtime.Internal, Err: err}}
 	}
+	if res.Outcome == runtime.Exited || res.Outcome == runtime.Deadlock {
+		r.markLeaks() // Go 1.26's leak detection, at the end
+	}
 	code := WriteOutcome(stderr, m, res)
 	out := *res
 	var le *runtime.LimitError

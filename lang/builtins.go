@@ -71,6 +71,7 @@ func spawn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 	fargs := append(starlark.Tuple(nil), args[1:]...)
 	fkwargs := append([]starlark.Tuple(nil), kwargs...)
 	child := gr.run.newGoroutine(fn.Name(), fn)
+	child.args, child.kwargs = fargs, fkwargs
 	child.parent = gr.id
 	if thread.CallStackDepth() > 1 {
 		child.site = thread.CallFrame(1)
@@ -198,6 +199,9 @@ func select_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	if err != nil {
 		return nil, err
 	}
+	if i >= 0 {
+		gr.run.noteRecv(cases[i].Chan, v)
+	}
 	if i >= 0 && cases[i].Dir == runtime.SelectSend {
 		ok = true // the send took place
 	}
@@ -280,7 +284,9 @@ func after(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 	if err != nil {
 		return nil, err
 	}
-	return &Channel{ch: gr.g.After(int64(d)), m: gr.g.Machine()}, nil
+	c := gr.g.After(int64(d))
+	gr.run.noteAfter(c)
+	return &Channel{ch: c, m: gr.g.Machine()}, nil
 }
 
 // gomaxprocs(n=0) → int: runtime.GOMAXPROCS; n < 1 only asks.

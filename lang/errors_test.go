@@ -174,7 +174,7 @@ goroutine 3 [chan receive]:
 created by <toplevel> in goroutine 1
   main.star:12:6
 
-goroutine 4 [forever]:
+goroutine 4 [forever (leaked)]:
   <builtin>: in park
 created by <toplevel> in goroutine 1
   main.star:13:6

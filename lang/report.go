@@ -128,7 +128,11 @@ func WriteOutcome(w io.Writer, m *runtime.Machine, res *runtime.Result) int {
 			if len(gs) == 1 {
 				noun = "goroutine"
 			}
-			fmt.Fprintf(w, "schedlab: main returned with %d %s still alive:\n\n", len(gs), noun)
+			leaked := ""
+			if n := countLeaked(gs); n > 0 {
+				leaked = fmt.Sprintf(" (%d leaked)", n)
+			}
+			fmt.Fprintf(w, "schedlab: main returned with %d %s still alive%s:\n\n", len(gs), noun, leaked)
 			writeGoroutines(w, gs)
 		}
 		return ExitOK
@@ -211,12 +215,28 @@ func WriteGoroutine(w io.Writer, g *runtime.G) {
 }
 
 // goroutineStatus is what Go's dump shows in brackets: the wait reason of
-// a waiting goroutine, else its state.
+// a waiting goroutine, else its state, and " (leaked)" after the wait
+// reason of a leaked one (traceback.go goroutineheader).
 func goroutineStatus(g *runtime.G) string {
-	if r := g.WaitReason(); r != "" {
-		return r
+	s := g.WaitReason()
+	if s == "" {
+		s = g.Status().String()
 	}
-	return g.Status().String()
+	if g.Status() == runtime.Gleaked && s != runtime.Gleaked.String() {
+		s += " (leaked)"
+	}
+	return s
+}
+
+// countLeaked returns how many of gs are marked leaked.
+func countLeaked(gs []*runtime.G) int {
+	n := 0
+	for _, g := range gs {
+		if g.Status() == runtime.Gleaked {
+			n++
+		}
+	}
+	return n
 }
 
 // backtrace returns the goroutine's Starlark frames, innermost first,

@@ -72,10 +72,12 @@ type run struct {
 
 	sliceSteps uint64
 	wedgeSteps uint64
-	perturbed  bool                 // Options.Perturb may preempt at safe points
-	steps      uint64               // steps of all goroutines, as of the last account
-	pslice     []uint64             // steps run on each P since its last dispatch
-	live       map[int64]*goroutine // goroutines by id, until they exit
+	perturbed  bool                   // Options.Perturb may preempt at safe points
+	steps      uint64                 // steps of all goroutines, as of the last account
+	pslice     []uint64               // steps run on each P since its last dispatch
+	live       map[int64]*goroutine   // goroutines by id, until they exit
+	timerChans map[*runtime.Chan]bool // after() channels whose timer may not have fired, for the leak check
+	timerPrune int                    // prune timerChans when it grows to this size
 
 	timedOut atomic.Bool
 	mu       sync.Mutex                // guards threads, which the timeout cancels
@@ -165,6 +167,8 @@ type goroutine struct {
 	id     int64
 	name   string
 	fn     starlark.Callable // the function it runs; nil for main
+	args   starlark.Tuple    // and its arguments, for the leak check
+	kwargs []starlark.Tuple
 	thread *starlark.Thread
 	task   *Task
 

@@ -128,6 +128,7 @@ func (it *chanIterator) Next(p *starlark.Value) bool {
 	gr.account()
 	v, ok := gr.g.Recv(it.c.ch)
 	gr.arm()
+	gr.run.noteRecv(it.c.ch, v)
 	if !ok {
 		return false
 	}
@@ -178,8 +179,10 @@ func recv(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 		return nil, false, err
 	}
 	gr.account()
-	v, ok := gr.g.Recv(b.Receiver().(*Channel).ch)
+	ch := b.Receiver().(*Channel).ch
+	v, ok := gr.g.Recv(ch)
 	gr.arm()
+	gr.run.noteRecv(ch, v)
 	return toValue(v), ok, nil
 }
 
