@@ -91,7 +91,7 @@ const (
 )
 
 var (
-	aliveLine  = regexp.MustCompile(`^schedlab: main returned with \d+ goroutines? still alive:`)
+	aliveLine  = regexp.MustCompile(`^schedlab: main returned with \d+ goroutines? still alive( \(\d+ leaked\))?:$`)
 	leakedLine = regexp.MustCompile(`(?m)^goroutine \d+ \[[^\]]*leaked[^\]]*\]:$`)
 )
 

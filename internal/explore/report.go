@@ -282,16 +282,13 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintf(ew, "explore %s: %d runs, seeds %d-%d, procs %s, perturb %s",
 		r.Script, r.Runs, r.SeedStart, r.SeedStart+uint64(max(r.Runs, 1)-1), strings.Join(procs, ","), r.Perturb)
-	if r.ShardCount > 1 {
-		if r.Complete() {
-			fmt.Fprintf(ew, ", %d shards merged", r.ShardCount)
-		} else {
-			sh := make([]string, len(r.Shards))
-			for i, s := range r.Shards {
-				sh[i] = fmt.Sprintf("%d/%d", s, r.ShardCount)
-			}
-			fmt.Fprintf(ew, ", shard %s", strings.Join(sh, " "))
+	if !r.Complete() {
+		// A whole sweep reads the same however it was split.
+		sh := make([]string, len(r.Shards))
+		for i, s := range r.Shards {
+			sh[i] = fmt.Sprintf("%d/%d", s, r.ShardCount)
 		}
+		fmt.Fprintf(ew, ", shard %s", strings.Join(sh, " "))
 	}
 	fmt.Fprintf(ew, "\n\n")
 
