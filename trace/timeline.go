@@ -90,7 +90,21 @@ var _ runtime.Tracer = (*Timeline)(nil)
 func NewTimeline(w io.Writer, h Header) *Timeline {
 	t := &Timeline{w: w, h: h, strs: []string{""}, strIdx: map[string]int64{"": 0}}
 	t.spans.emit = t.addSpan
+	// Every P of the run has a lane, also one that stays idle throughout:
+	// the header's procs are P0..procs-1.
+	for _, kv := range h.Settings {
+		if n, err := strconv.Atoi(kv.Value); kv.Key == "procs" && err == nil {
+			markAll(&t.ps, n)
+		}
+	}
 	return t
+}
+
+// markAll records that the ids 0..n-1 appeared.
+func markAll(seen *[]bool, n int) {
+	for id := min(n, maxTrackID) - 1; id >= 0; id-- {
+		markSeen(seen, int32(id))
+	}
 }
 
 // Event records one event.
@@ -107,6 +121,9 @@ func (t *Timeline) Event(ev *runtime.Event) {
 	}
 	if ev.M >= 0 {
 		markSeen(&t.ms, ev.M)
+	}
+	if ev.Kind == runtime.EvProcResize && ev.P2 > 0 {
+		markAll(&t.ps, int(ev.P2)) // the new Ps, before they run anything
 	}
 	t.ev = append(t.ev, int64(ev.Seq), ev.Time, int64(ev.P), int64(ev.M), ev.G,
 		int64(ev.Kind), ev.G2, int64(ev.P2), ev.Arg, t.intern(ev.Reason))
