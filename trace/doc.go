@@ -15,6 +15,9 @@
 //     chrome://tracing open, with one track per P and per M.
 //   - timeline.go: a self-contained HTML page in the spirit of `go tool
 //     trace`, with lanes, zoom, pan and details on hover.
+//   - schedtrace.go: the lines GODEBUG=schedtrace=X,scheddetail=1 prints,
+//     every period of virtual time. Unlike the others it reads the
+//     Machine's state (runtime.Snapshot), which events only imply.
 //
 // Two derivations are shared by the graphical writers: spans.go turns the
 // point events into run, syscall and spinning spans on each P and M, and
@@ -33,6 +36,10 @@
 // io.Writer it was given. A Tracer has no way to report an error, so each
 // writer remembers the first write error and returns it from Flush or
 // Close, dropping everything after it.
+//
+// Package tracetest reads and checks what these writers write (JSON lines
+// back into events, a Chrome trace against the format, a timeline page for
+// self-containment), for tests here and in the command.
 //
 // The formats are described for users in docs/trace-format.md.
 package trace

@@ -21,19 +21,26 @@
 // Spans come from spans.go (track 0 = P, 1 = M; kind 0 = run, 1 =
 // syscall, 2 = spinning; startIdx and endIdx index "ev", -1 when the span
 // was still open at the end). Queue lengths come from queues.go, one entry
-// per virtual time at which they changed. Integers are virtual ns; the page
-// formats them. Strings are escaped for a <script> element.
+// per virtual time at which they changed. "ps" holds every P of the run:
+// those of the header's procs setting and of every ProcResize, even if
+// they never ran anything, and any other P an event names; "ms" the Ms
+// the events name. Integers are virtual ns; the page formats them.
+// Strings are escaped for a <script> element.
 //
 // The page (timeline.html) draws on a canvas: a lane per P and per M, run
 // spans coloured per goroutine (a hue from the G id, so G5 has the same
-// colour in every run), syscall and spinning spans, markers for the events
-// a person looks for (create, block, unblock, steal, preempt, syscall,
-// ...), and a graph of the two queue lengths. Wheel zooms around the
-// pointer, drag pans, hover shows details, click pins them and highlights
-// the goroutine. At draw time it only visits what is on screen (binary
-// search per lane) and merges spans narrower than a pixel into grey
-// blocks, and markers into one per pixel, so a 100,000-event run stays
-// smooth.
+// colour in every run; on an M's lane labelled with the P it holds),
+// syscall and spinning spans, parked Ms, markers for the events a person
+// looks for (create, block, unblock, steal, preempt, syscall, ...), and a
+// graph of the two queue lengths. Wheel zooms around the pointer, drag
+// pans, hover shows details, click pins them and highlights the
+// goroutine. At draw time it only visits what is on screen (binary search
+// per lane), merges spans narrower than a pixel into blocks and draws one
+// marker of a kind per pixel, jumping over the rest by binary search, so
+// the cost of a frame follows the width of the screen rather than the
+// length of the run. window.__schedlab exposes what is drawn (lanes,
+// spans, their places on screen, the tooltip) to the browser test and to
+// tools.
 //
 // Output is deterministic like every writer here: the data is built in
 // event order, strings are interned in order of first use, the template is

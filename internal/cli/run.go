@@ -214,14 +214,12 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 	}
 
 	// Go's schedtrace lines go to stderr as they are due, after the trace
-	// that leads to them. When the run dies, Go prints one detailed dump
-	// in its report (startpanic_m); crashDump puts it there.
+	// that leads to them; they read the Machine's state, which lang hands
+	// over before the first event. When the run dies, Go prints one
+	// detailed dump in its report (startpanic_m); crashDump puts it there.
 	if s.SchedTrace > 0 || s.SchedDetail {
 		st := trace.NewSchedTrace(opts.Stderr, s.SchedTrace, s.SchedDetail)
-		if !onStart(&opts, func(m *runtime.Machine) { st.Attach(m) }) {
-			fmt.Fprintf(stderr, "schedlab run: %s\n", errNoMachine)
-			return 2
-		}
+		opts.OnStart = func(m *runtime.Machine) { st.Attach(m) }
 		sinks = append(sinks, flusher{st})
 		opts.Stderr = &crashDump{w: opts.Stderr, st: st}
 	}
