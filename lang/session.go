@@ -275,6 +275,7 @@ func (s *Session) exec(it *item) *ExecResult {
 		fmt.Fprintf(s.opts.Stderr, "interrupted while goroutine 1 was blocked (%s)\n", w.main.g.WaitReason())
 	default:
 		s.report(w)
+		fmt.Fprintln(s.opts.Stderr)
 	}
 	fmt.Fprintln(s.opts.Stderr, "schedlab: the statement is undone; the world is back where it was before it")
 	s.undo(mark)
@@ -820,7 +821,7 @@ func (w *world) survive(f runtime.Func) runtime.Func {
 			return err
 		}
 		WriteGoroutine(w.stderr, g)
-		fmt.Fprintf(w.stderr, "schedlab: goroutine %d exited; a Go program would have ended here, the session goes on\n", g.ID())
+		fmt.Fprintf(w.stderr, "\nschedlab: goroutine %d exited; a Go program would have ended here, the session goes on\n", g.ID())
 		return nil
 	}
 }

@@ -46,6 +46,7 @@ func init() {
 	commands = []*command{
 		{name: "run", short: "run a script, optionally printing every scheduling event", run: cli.Run, help: cli.RunHelp},
 		{name: "explore", short: "run a script under many seeds and find the schedules that break it", run: exploreCmd, help: exploreHelp},
+		{name: "repl", short: "explore the scheduler interactively: statements as G1, :step, :runq", run: replCmd, help: replHelp},
 		{name: "test", short: "compare scripts' output with golden files", run: testCmd, help: testHelp},
 		{name: "version", short: "print the version of schedlab, Go and the trace format", run: versionCmd, help: versionHelp},
 		{name: "help", short: "show help for a command", run: helpCmd, help: helpHelp},

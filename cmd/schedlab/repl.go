@@ -1,0 +1,128 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/schedlab/schedlab/repl"
+)
+
+// replSynopsis is the one-line usage of `schedlab repl`.
+const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--echo] [script.star]"
+
+// replCmd is `schedlab repl`: the interactive shell on the terminal, or
+// the same statements and commands read from a file or pipe, without
+// prompts and colour.
+func replCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	procs := fs.Int("procs", 1, "number of Ps (GOMAXPROCS) at start, from 1 to 1024")
+	seed := fs.Uint64("seed", 1, "seed of the world's one PRNG (steal order, select)")
+	preempt := onOffFlag(true)
+	fs.Var(&preempt, "preempt", "preempt a goroutine after its 10ms time slice (on|off)")
+	echo := fs.Bool("echo", false, "without a terminal, print the prompts and the input as a terminal shows them (to record a session)")
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				replHelp(stdout)
+				return 0
+			}
+			fmt.Fprintf(stderr, "schedlab repl: %v\nusage: %s\n", err, replSynopsis)
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		files = append(files, fs.Arg(0)) // flags may follow the script
+		args = fs.Args()[1:]
+	}
+	if *procs < 1 || *procs > 1024 {
+		fmt.Fprintf(stderr, "schedlab repl: --procs %d: want 1 to 1024\n", *procs)
+		return 2
+	}
+	if len(files) > 1 {
+		fmt.Fprintf(stderr, "schedlab repl: want at most one script, got %d\nusage: %s\n", len(files), replSynopsis)
+		return 2
+	}
+	script := ""
+	if len(files) == 1 {
+		script = files[0]
+	}
+	opts := repl.Options{
+		Procs:   *procs,
+		Seed:    *seed,
+		Preempt: bool(preempt),
+		Script:  script,
+		Stdin:   os.Stdin,
+		Stdout:  stdout,
+		Stderr:  stderr,
+		Echo:    *echo,
+	}
+	if stdout == io.Writer(os.Stdout) && repl.IsTerminal(os.Stdin) && repl.IsTerminal(os.Stdout) {
+		opts.Interactive = true
+		opts.Color = repl.ColorWanted(os.Stdout)
+		opts.HistoryFile = repl.HistoryFile()
+	}
+	return repl.Run(opts)
+}
+
+// onOffFlag is a boolean flag written on or off (also true or false).
+type onOffFlag bool
+
+func (f *onOffFlag) String() string {
+	if *f {
+		return "on"
+	}
+	return "off"
+}
+
+func (f *onOffFlag) Set(s string) error {
+	switch s {
+	case "on":
+		*f = true
+	case "off":
+		*f = false
+	default:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return fmt.Errorf("got %q, want on or off", s)
+		}
+		*f = onOffFlag(b)
+	}
+	return nil
+}
+
+func replHelp(w io.Writer) {
+	fmt.Fprintf(w, `usage: %s
+
+Repl is an interactive shell on the simulated Go scheduler. Each statement
+runs as the main goroutine G1; a statement that blocks (ch.recv(),
+sleep(d), wg.wait()) runs the scheduler until G1 can go on, and between
+statements G1 waits for input ("repl input"). Commands start with ':':
+:step advances one scheduling event at a time, :runq shows every run
+queue, :ps every goroutine; :help lists them all. With a script, its
+statements run first and its globals stay.
+
+On a terminal the shell edits lines, completes names with Tab, keeps its
+history in $XDG_STATE_HOME/schedlab/history (or ~/.schedlab_history) and
+colours states and events unless NO_COLOR is set. Ctrl-C cancels the
+statement, :step or :run in progress, Ctrl-D leaves.
+
+Without a terminal (schedlab repl < session.txt) it runs the same
+statements and commands and prints the same output, without prompts and
+colour. A compound statement (def, for, if, while) ends at a blank line.
+docs/repl.md says more.
+
+Flags:
+  --procs N         number of Ps (GOMAXPROCS) at start, from 1 to 1024 (default 1)
+  --seed S          seed of the world's one PRNG: steal order, select (default 1)
+  --preempt on|off  preempt a goroutine after its 10ms time slice (default on)
+  --echo            without a terminal, print the prompts and the input as a
+                    terminal shows them, to record a session
+`, replSynopsis)
+}

@@ -1,0 +1,441 @@
+// The REPL's commands: a line that starts with ':'.
+
+package repl
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/schedlab/schedlab/lang"
+	"github.com/schedlab/schedlab/runtime"
+)
+
+// A command is one of the REPL's :commands.
+type command struct {
+	name  string // without the colon
+	args  string // for :help
+	help  string
+	run   func(r *repl, args []string) bool // reports whether to quit
+	nargs int                               // the most arguments it takes
+}
+
+// commands is every command, in the order :help lists them. It is filled
+// in by init to break the cycle through cmdHelp.
+var commands []*command
+
+func init() {
+	commands = []*command{
+		{name: "help", help: "this help", run: cmdHelp},
+		{name: "ps", help: "every goroutine: status, function, state, where it is", run: cmdPs},
+		{name: "runq", help: "each P's runnext and ring, the global queue, idle Ps, spinning Ms", run: cmdRunq},
+		{name: "step", args: "[n]", help: "advance n scheduling events (1), printing each", run: cmdStep, nargs: 1},
+		{name: "run", help: "advance until nothing but goroutine 1 could run", run: cmdRun},
+		{name: "trace", args: "[on|off]", help: "print every scheduling event as it happens", run: cmdTrace, nargs: 1},
+		{name: "procs", args: "[n]", help: "show GOMAXPROCS, or set it (procresize, run by goroutine 1)", run: cmdProcs, nargs: 1},
+		{name: "seed", args: "[s]", help: "show the seed, or start a new world with seed s", run: cmdSeed, nargs: 1},
+		{name: "time", help: "the virtual time", run: cmdTime},
+		{name: "stats", help: "the scheduler's counters", run: cmdStats},
+		{name: "dump", help: "every goroutine with its backtrace, as Go's goroutine dump", run: cmdDump},
+		{name: "reset", help: "start a new world (and run the script again)", run: cmdReset},
+		{name: "load", args: "file.star", help: "run a file's statements in the session", run: cmdLoad, nargs: 1},
+		{name: "quit", help: "leave (Ctrl-D)", run: func(*repl, []string) bool { return true }},
+	}
+}
+
+// command runs the command line cmd, which starts with ':', and reports
+// whether the REPL should quit.
+func (r *repl) command(line string) bool {
+	fields := strings.Fields(line)
+	name := strings.TrimPrefix(fields[0], ":")
+	args := fields[1:]
+	c := lookupCommand(name)
+	if c == nil {
+		if best := closestCommand(name); best != "" && name != "" {
+			fmt.Fprintf(r.errw, "unknown command :%s (did you mean :%s?)\n", name, best)
+		} else {
+			fmt.Fprintf(r.errw, "unknown command :%s; :help lists the commands\n", name)
+		}
+		return false
+	}
+	if len(args) > c.nargs {
+		if c.args == "" {
+			fmt.Fprintf(r.errw, ":%s takes no arguments\n", c.name)
+		} else {
+			fmt.Fprintf(r.errw, "usage: :%s %s\n", c.name, c.args)
+		}
+		return false
+	}
+	return c.run(r, args)
+}
+
+func lookupCommand(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// closestCommand returns the command nearest to name in edit distance,
+// if it is near enough to be a typo, or the one name is a prefix of.
+func closestCommand(name string) string {
+	best, bestDist := "", 1+len(name)/3
+	if bestDist < 2 {
+		bestDist = 2
+	}
+	for _, c := range commands {
+		if name != "" && strings.HasPrefix(c.name, name) {
+			return c.name
+		}
+		if d := editDistance(name, c.name); d <= bestDist && (best == "" || d < bestDist) {
+			best, bestDist = c.name, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func cmdHelp(r *repl, _ []string) bool {
+	io.WriteString(r.out, `Each statement runs as goroutine 1 (main). A statement that blocks (ch.recv(),
+sleep, wg.wait()) runs the scheduler until it returns. Between statements
+goroutine 1 waits for input, and the other goroutines run only when a
+statement blocks, or with :step and :run.
+
+`)
+	tw := tabwriter.NewWriter(r.out, 0, 8, 2, ' ', 0)
+	for _, c := range commands {
+		fmt.Fprintf(tw, "  :%s %s\t%s\n", c.name, c.args, c.help)
+	}
+	tw.Flush()
+	io.WriteString(r.out, `
+Ctrl-C cancels the statement, :step or :run in progress; Ctrl-D leaves.
+`)
+	return false
+}
+
+// cmdPs is :ps: one line per goroutine, headed as in Go's goroutine dump
+// ("goroutine 5 [chan receive]:"), then its function, its state and where
+// it is: on which P and M it runs, in which run queue it waits.
+func cmdPs(r *repl, _ []string) bool {
+	m := r.session().Machine()
+	where := locate(m.Snapshot())
+	var t table
+	for _, g := range m.Goroutines() {
+		status := g.WaitReason()
+		if status == "" {
+			status = g.Status().String()
+		}
+		header := cell{
+			text:  fmt.Sprintf("goroutine %d [%s]:", g.ID(), status),
+			shown: fmt.Sprintf("goroutine %d [%s]:", g.ID(), r.pal.status(g, status)),
+		}
+		loc, ok := where[g.ID()]
+		if !ok && g.Status() == runtime.Grunnable {
+			loc = "about to run" // taken from a queue by findRunnable, or stolen
+		}
+		t.add(header, plain(g.Name()), plain(g.Status().String()), plain(loc))
+	}
+	t.write(r.out, 1)
+	return false
+}
+
+// locate says where each goroutine is, from a snapshot: "P0 M0" for one
+// that runs, "P1 runnext", "P0 ring[2]", "global[0]" for one that waits
+// to run.
+func locate(s *runtime.Snapshot) map[int64]string {
+	where := make(map[int64]string)
+	for _, mm := range s.Ms {
+		if mm.Curg == 0 {
+			continue
+		}
+		switch {
+		case mm.P >= 0:
+			where[mm.Curg] = fmt.Sprintf("P%d M%d", mm.P, mm.ID)
+		default:
+			where[mm.Curg] = fmt.Sprintf("M%d", mm.ID)
+		}
+	}
+	for _, p := range s.Ps {
+		if p.Runnext != 0 {
+			where[p.Runnext] = fmt.Sprintf("P%d runnext", p.ID)
+		}
+		for i, g := range p.Runq {
+			where[g] = fmt.Sprintf("P%d ring[%d]", p.ID, i)
+		}
+	}
+	for i, g := range s.GlobalRunq {
+		where[g] = fmt.Sprintf("global[%d]", i)
+	}
+	return where
+}
+
+// cmdRunq is :runq: every P with its status, M, schedtick, the G it runs,
+// runnext and the ring in order; then the global queue, the idle Ps (the
+// next to be taken last, as pidleget takes them) and the spinning Ms.
+func cmdRunq(r *repl, _ []string) bool {
+	s := r.session().Machine().Snapshot()
+	curg := make(map[int]int64)
+	for _, mm := range s.Ms {
+		if mm.P >= 0 && mm.Curg != 0 {
+			curg[mm.P] = mm.Curg
+		}
+	}
+	var t table
+	for _, p := range s.Ps {
+		m := "-"
+		if p.M >= 0 {
+			m = fmt.Sprintf("M%d", p.M)
+		}
+		status := p.Status.String()
+		t.add(plain(fmt.Sprintf("P%d", p.ID)), cell{status, r.pal.pstatus(p.Status, status)}, plain(m),
+			plain(fmt.Sprintf("schedtick=%d", p.Schedtick)), plain("curg="+gname(curg[p.ID])),
+			plain("runnext="+gname(p.Runnext)), plain("ring="+glist(p.Runq)), plain(fmt.Sprintf("timers=%d", p.Timers)))
+	}
+	t.write(r.out, 2)
+	fmt.Fprintf(r.out, "global queue: %s\n", glist(s.GlobalRunq))
+	idle := make([]string, len(s.IdlePs))
+	for i, p := range s.IdlePs {
+		idle[i] = fmt.Sprintf("P%d", p)
+	}
+	var spinning []string
+	for _, mm := range s.Ms {
+		if mm.Spinning {
+			spinning = append(spinning, fmt.Sprintf("M%d", mm.ID))
+		}
+	}
+	fmt.Fprintf(r.out, "idle Ps: [%s]\n", strings.Join(idle, " "))
+	fmt.Fprintf(r.out, "spinning Ms: [%s]\n", strings.Join(spinning, " "))
+	return false
+}
+
+func gname(id int64) string {
+	if id == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("G%d", id)
+}
+
+func glist(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = gname(id)
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
+
+// cmdStep is :step [n]: n scheduling events, each printed as a line of
+// the text trace; the world pauses right after the last one.
+func cmdStep(r *repl, args []string) bool {
+	n := 1
+	if len(args) == 1 {
+		v, err := strconv.Atoi(args[0])
+		if err != nil || v < 1 {
+			fmt.Fprintf(r.errw, ":step: got %q, want a positive number of events\n", args[0])
+			return false
+		}
+		n = v
+	}
+	r.events = 0
+	r.stepping = true
+	stop := r.session().Step(n)
+	r.stepping = false
+	switch stop {
+	case lang.Idle:
+		if r.events == 0 {
+			fmt.Fprintln(r.out, "nothing to step: nothing but goroutine 1 can run")
+		} else {
+			fmt.Fprintf(r.out, "idle after %d %s: nothing but goroutine 1 can run\n", r.events, plural(r.events, "event"))
+		}
+	case lang.Interrupted:
+		fmt.Fprintf(r.errw, "interrupted after %d %s\n", r.events, plural(r.events, "event"))
+	}
+	return false
+}
+
+// cmdRun is :run: advance until nothing but G1 could run.
+func cmdRun(r *repl, _ []string) bool {
+	r.events = 0
+	stop := r.session().Run()
+	t := r.now()
+	switch stop {
+	case lang.Idle:
+		fmt.Fprintf(r.out, "ran %d %s to %s; nothing but goroutine 1 can run\n", r.events, plural(r.events, "event"), t)
+	case lang.Interrupted:
+		fmt.Fprintf(r.errw, "interrupted after %d %s, at %s\n", r.events, plural(r.events, "event"), t)
+	}
+	return false
+}
+
+func cmdTrace(r *repl, args []string) bool {
+	if len(args) == 1 {
+		switch args[0] {
+		case "on":
+			r.tracing = true
+		case "off":
+			r.tracing = false
+		default:
+			fmt.Fprintf(r.errw, ":trace: got %q, want on or off\n", args[0])
+			return false
+		}
+	}
+	fmt.Fprintf(r.out, "trace %s\n", onOff(r.tracing))
+	return false
+}
+
+func cmdProcs(r *repl, args []string) bool {
+	s := r.session()
+	if len(args) == 0 {
+		fmt.Fprintf(r.out, "GOMAXPROCS %d\n", s.Machine().GOMAXPROCS())
+		return false
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 1 {
+		fmt.Fprintf(r.errw, ":procs: got %q, want a number of Ps from 1\n", args[0])
+		return false
+	}
+	r.events = 0
+	prev, res := s.GOMAXPROCS(n)
+	if res.Err != nil {
+		r.printError(res.Err)
+		return false
+	}
+	if res.Stop == lang.Reached {
+		fmt.Fprintf(r.out, "GOMAXPROCS %d -> %d\n", prev, s.Machine().GOMAXPROCS())
+	}
+	return false
+}
+
+func cmdSeed(r *repl, args []string) bool {
+	if len(args) == 0 {
+		fmt.Fprintf(r.out, "seed %d\n", r.session().Seed())
+		return false
+	}
+	seed, err := strconv.ParseUint(args[0], 10, 64)
+	if err != nil {
+		fmt.Fprintf(r.errw, ":seed: got %q, want a number\n", args[0])
+		return false
+	}
+	r.restart(seed)
+	return false
+}
+
+func cmdReset(r *repl, _ []string) bool {
+	r.restart(r.session().Seed())
+	return false
+}
+
+// restart replaces the world with a new one with the given seed and the
+// command line's other settings, and runs the script again.
+func (r *repl) restart(seed uint64) {
+	r.session().Close()
+	fmt.Fprintf(r.out, "new world: %d P, seed %d\n", r.opts.Procs, seed)
+	r.newSession(seed)
+}
+
+func cmdTime(r *repl, _ []string) bool {
+	ns := r.session().Machine().Now()
+	fmt.Fprintf(r.out, "%s (%dns)\n", runtime.FormatDuration(ns), ns)
+	return false
+}
+
+func cmdStats(r *repl, _ []string) bool {
+	tw := tabwriter.NewWriter(r.out, 0, 8, 2, ' ', 0)
+	for _, c := range r.session().Machine().Counters() {
+		fmt.Fprintf(tw, "%s\t%d\n", c.Name, c.Value)
+	}
+	tw.Flush()
+	return false
+}
+
+func cmdDump(r *repl, _ []string) bool {
+	lang.WriteGoroutineDump(r.out, r.session().Machine())
+	return false
+}
+
+func cmdLoad(r *repl, args []string) bool {
+	if len(args) != 1 {
+		fmt.Fprintln(r.errw, "usage: :load file.star")
+		return false
+	}
+	r.loadFile(args[0])
+	return false
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// commandNames returns the names of the commands with their colons, sorted.
+func commandNames() []string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = ":" + c.name
+	}
+	sort.Strings(names)
+	return names
+}
+
+// A table is text in aligned columns whose cells may be coloured: the
+// width of a cell is that of its plain text.
+type table struct{ rows [][]cell }
+
+// A cell is a table's cell: its plain text and what is shown.
+type cell struct{ text, shown string }
+
+func plain(s string) cell { return cell{s, s} }
+
+func (t *table) add(cells ...cell) { t.rows = append(t.rows, cells) }
+
+// write writes the table with gap blanks between columns and no trailing
+// blanks.
+func (t *table) write(w io.Writer, gap int) {
+	var widths []int
+	for _, row := range t.rows {
+		for i, c := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
+		}
+	}
+	var b strings.Builder
+	for _, row := range t.rows {
+		b.Reset()
+		for i, c := range row {
+			b.WriteString(c.shown)
+			if i < len(row)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c.text)+gap))
+			}
+		}
+		io.WriteString(w, strings.TrimRight(b.String(), " ")+"\n")
+	}
+}

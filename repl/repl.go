@@ -1,0 +1,282 @@
+// Package repl is schedlab's interactive shell: a read/eval/print loop in
+// which each statement runs as the main goroutine G1 of a simulated Go
+// program, and commands step the scheduler and look into its run queues.
+//
+// It is shaped like go.starlark.net's repl package: one item (a compound
+// statement, or a command) per turn, ">>> " then "... " prompts, an
+// expression's value printed unless it is None, errors on stderr with
+// their backtrace, and Ctrl-C cancelling the item, not the session. The
+// world itself — the Machine, the globals, G1's loop — is lang.Session;
+// this package reads lines, runs commands and prints.
+//
+// Only this package and cmd/schedlab touch readline and colour. Without a
+// terminal (Options.Interactive false) the loop reads plain lines and
+// prints the same output without prompts or colour, so a session can be
+// scripted and golden-tested.
+package repl
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/chzyer/readline"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"github.com/schedlab/schedlab/lang"
+	"github.com/schedlab/schedlab/runtime"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// Options configure a REPL.
+type Options struct {
+	Procs   int    // GOMAXPROCS at start (--procs)
+	Seed    uint64 // the world's PRNG (--seed)
+	Preempt bool   // sysmon preemption (--preempt=on)
+	Script  string // a script to run first, keeping its globals; "" for none
+
+	Stdin  io.Reader // lines, when not Interactive
+	Stdout io.Writer // prints, values, views, events
+	Stderr io.Writer // errors and reports
+
+	// Interactive reads the terminal with line editing, prompts, tab
+	// completion and history, and turns Ctrl-C into an interrupt of the
+	// statement, :step or :run in progress. It uses os.Stdin and
+	// os.Stdout, which must be terminals.
+	Interactive bool
+
+	// Echo, without Interactive, prints each prompt and input line as a
+	// terminal would show them, to record a session as a transcript.
+	Echo bool
+
+	Color       bool   // colour states and events (a terminal without NO_COLOR)
+	HistoryFile string // where Interactive keeps its history; "" for none
+}
+
+// Run runs a REPL until :quit or the end of input (Ctrl-D) and returns the
+// exit status: 0, or 1 if the terminal could not be set up.
+func Run(opts Options) int {
+	if opts.Stdout == nil {
+		opts.Stdout = io.Discard
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	r := &repl{opts: opts, out: opts.Stdout, errw: opts.Stderr, pal: newPalette(opts.Color)}
+	if opts.Interactive {
+		in, err := newTermReader(r)
+		if err != nil {
+			fmt.Fprintf(opts.Stderr, "schedlab repl: %v\n", err)
+			return 1
+		}
+		defer in.Close()
+		r.in = in
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt)
+		defer signal.Stop(sig)
+		go func() {
+			for range sig {
+				if s := r.session(); s != nil {
+					s.Interrupt()
+				}
+			}
+		}()
+	} else {
+		r.in = &plainReader{in: bufio.NewReader(opts.Stdin), echo: opts.Echo, out: opts.Stdout}
+	}
+	r.newSession(opts.Seed)
+	defer func() { r.session().Close() }()
+	if opts.Interactive {
+		fmt.Fprintf(r.out, "schedlab repl: %d P, seed %d, preemption %s. :help lists the commands, Ctrl-D leaves.\n",
+			opts.Procs, opts.Seed, onOff(opts.Preempt))
+	}
+	r.loop()
+	return 0
+}
+
+// A repl is one running REPL.
+type repl struct {
+	opts Options
+	in   lineReader
+	out  io.Writer
+	errw io.Writer
+	pal  *palette
+
+	sess     atomic.Pointer[lang.Session] // the signal goroutine reads it
+	tracing  bool                         // :trace on: print every event
+	stepping bool                         // a :step is printing its events
+	events   int                          // events seen by the current operation
+}
+
+func (r *repl) session() *lang.Session { return r.sess.Load() }
+
+// newSession starts a world with the given seed and runs the script, if
+// any.
+func (r *repl) newSession(seed uint64) {
+	root := ""
+	if r.opts.Script != "" {
+		root = filepath.Dir(r.opts.Script)
+	}
+	s := lang.NewSession(lang.SessionOptions{
+		Options: lang.Options{
+			Procs:   r.opts.Procs,
+			Seed:    seed,
+			Preempt: r.opts.Preempt,
+			Stdout:  r.out,
+			Stderr:  r.errw,
+		},
+		Root:    root,
+		OnEvent: r.event,
+	})
+	r.sess.Store(s)
+	if r.opts.Script != "" {
+		r.loadFile(r.opts.Script)
+	}
+}
+
+// loop reads and runs items until the end of input or :quit.
+func (r *repl) loop() {
+	for {
+		line, err := r.in.ReadLine(r.prompt())
+		switch {
+		case err == io.EOF:
+			if r.opts.Interactive {
+				fmt.Fprintln(r.out)
+			}
+			return
+		case errors.Is(err, readline.ErrInterrupt):
+			continue // Ctrl-C at the prompt drops the line
+		case err != nil:
+			fmt.Fprintf(r.errw, "schedlab repl: %v\n", err)
+			return
+		}
+		if cmd := strings.TrimSpace(line); strings.HasPrefix(cmd, ":") {
+			if quit := r.command(cmd); quit {
+				return
+			}
+			continue
+		}
+		r.statement(line)
+	}
+}
+
+// statement reads the rest of the compound statement that starts with
+// line and runs it as G1.
+func (r *repl) statement(first string) {
+	var src bytes.Buffer
+	started, interrupted, sawEOF := false, false, false
+	readLine := func() ([]byte, error) {
+		line := first
+		if started {
+			l, err := r.in.ReadLine(r.contPrompt())
+			if errors.Is(err, readline.ErrInterrupt) {
+				interrupted = true
+			}
+			if err == io.EOF {
+				// The end of input ends the block, as a blank line does.
+				if sawEOF {
+					return nil, err
+				}
+				sawEOF = true
+				l, err = "", nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			line = l
+		}
+		started = true
+		src.WriteString(line)
+		src.WriteByte('\n')
+		return []byte(line + "\n"), nil
+	}
+	f, err := replFileOptions.ParseCompoundStmt("<stdin>", readLine)
+	if interrupted {
+		return
+	}
+	if err != nil {
+		r.printError(err)
+		return
+	}
+	if len(f.Stmts) == 0 {
+		return // a blank line, or a comment
+	}
+	r.exec("<stdin>", src.Bytes(), false)
+}
+
+// exec runs src as G1 and prints its value or error.
+func (r *repl) exec(filename string, src []byte, chunk bool) {
+	r.events = 0
+	res := r.session().Exec(filename, src, chunk)
+	if res.Err != nil {
+		r.printError(res.Err)
+		return
+	}
+	if res.Value != nil && res.Value != starlark.None {
+		fmt.Fprintln(r.out, res.Value)
+	}
+}
+
+// loadFile runs a file's statements in the session's globals.
+func (r *repl) loadFile(name string) {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		fmt.Fprintf(r.errw, "schedlab: %v\n", err)
+		return
+	}
+	r.exec(name, src, true)
+}
+
+// printError prints a statement's error: a Starlark error with its
+// backtrace, a compile error as file:line:col: msg.
+func (r *repl) printError(err error) {
+	var ee *starlark.EvalError
+	if errors.As(err, &ee) {
+		fmt.Fprintln(r.errw, ee.Backtrace())
+		return
+	}
+	io.WriteString(r.errw, lang.FormatCompileError(err))
+}
+
+// event prints a scheduling event when :trace is on or a :step runs. It
+// is called by the session while the engine runs, with the REPL waiting.
+func (r *repl) event(ev *runtime.Event) {
+	r.events++
+	if !r.tracing && !r.stepping {
+		return
+	}
+	io.WriteString(r.out, r.pal.event(ev, string(trace.AppendText(nil, ev))))
+}
+
+// prompt is ">>> " after the virtual time: "[1.5ms] >>> ".
+func (r *repl) prompt() string {
+	return r.pal.time("["+r.now()+"]") + " >>> "
+}
+
+// contPrompt is "... ", aligned with the prompt's ">>> ".
+func (r *repl) contPrompt() string {
+	return strings.Repeat(" ", len("["+r.now()+"] ")) + "... "
+}
+
+func (r *repl) now() string { return runtime.FormatDuration(r.session().Machine().Now()) }
+
+var replFileOptions = func() *syntax.FileOptions {
+	opts := lang.FileOptions()
+	opts.LoadBindsGlobally = true
+	return opts
+}()
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
