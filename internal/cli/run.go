@@ -218,9 +218,12 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 	// over before the first event. When the run dies, Go prints one
 	// detailed dump in its report (startpanic_m); crashDump puts it there.
 	if s.SchedTrace > 0 || s.SchedDetail {
+		// It comes first: its lines show the state before the event that
+		// makes them due, so they must be out before the trace's line of
+		// that event.
 		st := trace.NewSchedTrace(opts.Stderr, s.SchedTrace, s.SchedDetail)
 		opts.OnStart = func(m *runtime.Machine) { st.Attach(m) }
-		sinks = append(sinks, flusher{st})
+		sinks = append([]sink{flusher{st}}, sinks...)
 		opts.Stderr = &crashDump{w: opts.Stderr, st: st}
 	}
 

@@ -116,3 +116,32 @@ func TestSchedTraceRun(t *testing.T) {
 		t.Errorf("report:\n%s", report)
 	}
 }
+
+// TestSchedTraceWithTrace: with --trace on the same terminal, each
+// schedtrace line comes before the trace line of the event that made it
+// due, since it shows the state before that event.
+func TestSchedTraceWithTrace(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "work.star")
+	if err := os.WriteFile(script, []byte("ch = chan()\ndef w():\n    work(\"2ms\")\n    ch.send(1)\nspawn(w)\nwork(\"1500us\")\nch.recv()\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder // stdout and stderr, as a terminal shows them
+	if code := Run([]string{"--trace", "--schedtrace=1ms", script}, &out, &out); code != 0 {
+		t.Fatalf("status %d:\n%s", code, out.String())
+	}
+	lines := strings.Split(out.String(), "\n")
+	var got []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "SCHED ") {
+			got = append(got, l[:strings.Index(l, ":")])
+		} else if f := strings.Fields(l); len(f) > 4 && strings.HasSuffix(f[0], "µs") {
+			got = append(got, f[0]+" "+f[4])
+		}
+	}
+	want := "SCHED 0ms|0.000µs ProcStart|0.000µs GoStart|0.000µs GoCreate|0.000µs GoWork|" +
+		"SCHED 1ms|1500.000µs GoBlock|1500.000µs GoStart|1500.000µs GoWork|" +
+		"SCHED 2ms|SCHED 3ms|3500.000µs GoUnblock|3500.000µs GoDestroy|3500.000µs GoStart|3500.000µs GoDestroy"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("order:\n%s\nwant:\n%s\noutput:\n%s", g, want, out.String())
+	}
+}
