@@ -37,9 +37,10 @@
 //     whose Time is at or after them arrives. The state shown is the state
 //     just before that event, except that the engine may have begun the
 //     step that reports it: when it reports an event after making part of
-//     the change (a GoStart's G is already running; a timer that fires on
-//     an idle P has already taken the P off the idle list), that part
-//     shows.
+//     the change (a GoStart's G is already running, a G that a GoUnblock
+//     readies is already runnable, a timer that fires on an idle P has
+//     already taken the P off the idle list), that part shows, also in
+//     the lines of a stretch where nothing happened before that event.
 //   - The clock (Advance): a Machine that reports when its clock is about
 //     to move, between two steps, gives the exact state at each boundary.
 //     Once Advance has been called, Event prints no more lines; the line
