@@ -261,10 +261,11 @@ func cmdStep(r *repl, args []string) bool {
 		}
 		n = v
 	}
-	r.events = 0
+	r.begin()
 	r.stepping = true
 	stop := r.session().Step(n)
 	r.stepping = false
+	r.end()
 	switch stop {
 	case lang.Idle:
 		if r.events == 0 {
@@ -280,8 +281,9 @@ func cmdStep(r *repl, args []string) bool {
 
 // cmdRun is :run: advance until nothing but G1 could run.
 func cmdRun(r *repl, _ []string) bool {
-	r.events = 0
+	r.begin()
 	stop := r.session().Run()
+	r.end()
 	t := r.now()
 	switch stop {
 	case lang.Idle:
@@ -319,8 +321,9 @@ func cmdProcs(r *repl, args []string) bool {
 		fmt.Fprintf(r.errw, ":procs: got %q, want a number of Ps from 1\n", args[0])
 		return false
 	}
-	r.events = 0
+	r.begin()
 	prev, res := s.GOMAXPROCS(n)
+	r.end()
 	if res.Err != nil {
 		r.printError(res.Err)
 		return false

@@ -72,6 +72,23 @@ func Run(opts Options) int {
 	}
 	r := &repl{opts: opts, out: opts.Stdout, errw: opts.Stderr, pal: newPalette(opts.Color)}
 	if opts.Interactive {
+		fmt.Fprintf(r.out, "schedlab repl: %d %s, seed %d, preemption %s. :help lists the commands, Ctrl-D leaves.\n",
+			opts.Procs, plural(opts.Procs, "P"), opts.Seed, onOff(opts.Preempt))
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt)
+		defer signal.Stop(sig)
+		go func() {
+			for range sig {
+				r.sigint.Store(true)
+				if s := r.session(); s != nil {
+					s.Interrupt()
+				}
+			}
+		}()
+	}
+	r.newSession(opts.Seed)
+	defer func() { r.session().Close() }()
+	if opts.Interactive {
 		in, err := newTermReader(r)
 		if err != nil {
 			fmt.Fprintf(opts.Stderr, "schedlab repl: %v\n", err)
@@ -79,24 +96,8 @@ func Run(opts Options) int {
 		}
 		defer in.Close()
 		r.in = in
-		sig := make(chan os.Signal, 1)
-		signal.Notify(sig, os.Interrupt)
-		defer signal.Stop(sig)
-		go func() {
-			for range sig {
-				if s := r.session(); s != nil {
-					s.Interrupt()
-				}
-			}
-		}()
 	} else {
 		r.in = &plainReader{in: bufio.NewReader(opts.Stdin), echo: opts.Echo, out: opts.Stdout}
-	}
-	r.newSession(opts.Seed)
-	defer func() { r.session().Close() }()
-	if opts.Interactive {
-		fmt.Fprintf(r.out, "schedlab repl: %d P, seed %d, preemption %s. :help lists the commands, Ctrl-D leaves.\n",
-			opts.Procs, opts.Seed, onOff(opts.Preempt))
 	}
 	r.loop()
 	return 0
@@ -114,6 +115,21 @@ type repl struct {
 	tracing  bool                         // :trace on: print every event
 	stepping bool                         // a :step is printing its events
 	events   int                          // events seen by the current operation
+	sigint   atomic.Bool                  // Ctrl-C during the current operation
+}
+
+// begin starts an operation that runs the world.
+func (r *repl) begin() {
+	r.events = 0
+	r.sigint.Store(false)
+}
+
+// end ends it. After Ctrl-C, whose "^C" the terminal echoed where the
+// cursor was, it starts a new line.
+func (r *repl) end() {
+	if r.sigint.Load() && r.opts.Interactive {
+		fmt.Fprintln(r.out)
+	}
 }
 
 func (r *repl) session() *lang.Session { return r.sess.Load() }
@@ -214,8 +230,9 @@ func (r *repl) statement(first string) {
 
 // exec runs src as G1 and prints its value or error.
 func (r *repl) exec(filename string, src []byte, chunk bool) {
-	r.events = 0
+	r.begin()
 	res := r.session().Exec(filename, src, chunk)
+	r.end()
 	if res.Err != nil {
 		r.printError(res.Err)
 		return
