@@ -112,27 +112,34 @@ reset_timer()
 wg.wait()
 `
 
-// BenchmarkGosched is the Starlark gosched() round trip among 1,000
-// goroutines (issue 7: at most 2.3x a Python generator round robin, at
-// least 5x faster than asyncio sleep(0); bench/python_gen.py,
-// bench/python_asyncio.py). The tracer=noop rows add a Tracer that does
-// nothing, to show what the event stream costs when a trace is on but
-// cheap; tracer=nil is the default run.
+// BenchmarkGosched is the Starlark gosched() round trip among 1,000 (and
+// 100,000) goroutines, with tracing off (issue 7: at most 2.3x a Python
+// generator round robin, at least 5x faster than asyncio sleep(0);
+// bench/python_gen.py, bench/python_asyncio.py).
 func BenchmarkGosched(b *testing.B) {
 	for _, g := range []int{1000, 100000} {
-		for _, tr := range []string{"nil", "noop"} {
-			if g == 100000 && tr == "noop" {
-				continue
-			}
-			b.Run(fmt.Sprintf("goroutines=%d/tracer=%s", g, tr), func(b *testing.B) {
-				opts := benchOptions()
-				if tr == "noop" {
-					opts.Tracer = runtime.TracerFunc(func(*runtime.Event) {})
-				}
-				b.ReportAllocs()
-				benchRun(b, goschedSrc, opts, starlark.StringDict{"G": starlark.MakeInt(g)})
-			})
-		}
+		b.Run(fmt.Sprintf("goroutines=%d", g), func(b *testing.B) {
+			b.ReportAllocs()
+			benchRun(b, goschedSrc, benchOptions(), starlark.StringDict{"G": starlark.MakeInt(g)})
+		})
+	}
+}
+
+// BenchmarkGoschedTracer is BenchmarkGosched among 1,000 goroutines with
+// no Tracer in Options (tracer=nil, the default run) and with one that
+// does nothing (tracer=noop): what the event stream costs once a trace is
+// on, before any writer.
+func BenchmarkGoschedTracer(b *testing.B) {
+	for _, tr := range []struct {
+		name   string
+		tracer runtime.Tracer
+	}{{"nil", nil}, {"noop", runtime.TracerFunc(func(*runtime.Event) {})}} {
+		b.Run("tracer="+tr.name, func(b *testing.B) {
+			opts := benchOptions()
+			opts.Tracer = tr.tracer
+			b.ReportAllocs()
+			benchRun(b, goschedSrc, opts, starlark.StringDict{"G": starlark.MakeInt(1000)})
+		})
 	}
 }
 

@@ -105,8 +105,8 @@ func run() error {
 			"-test.benchmem", "-test.benchtime", *benchtime}
 	}
 	jobs := []job{
-		{file: "engine", argv: goBench("runtime", "^(BenchmarkGoschedVsPull|BenchmarkGosched)$")},
-		{file: "lang", argv: goBench("lang", "^(BenchmarkGosched|BenchmarkGoschedFloor)$")},
+		{file: "engine", argv: goBench("runtime", "^(BenchmarkGoschedVsPull|BenchmarkGosched|BenchmarkGoschedTracer)$")},
+		{file: "lang", argv: goBench("lang", "^(BenchmarkGosched|BenchmarkGoschedTracer|BenchmarkGoschedFloor)$")},
 	}
 	peers := []struct {
 		file, interp string
@@ -330,13 +330,17 @@ func report(w io.Writer, r results) {
 	p100k := r.med("engine", "BenchmarkGoschedVsPull/goroutines=100000", "pull-ns")
 	add("engine per switch at 100,000 Gs vs at 1,000", "≤ 4×",
 		fmt.Sprintf("%.0f ns vs %.0f ns: %.2f× (bare iter.Pull: %.2f×)", e100k, e1k, e100k/e1k, p100k/p1k), met(e100k/e1k, le(4)))
-	nilT := r.med("engine", "BenchmarkGosched/goroutines=1000", "ns/op")
-	noopT := r.med("engine", "BenchmarkGosched/goroutines=1000/tracer=noop", "ns/op")
+	nilT := r.med("engine", "BenchmarkGoschedTracer/tracer=nil", "ns/op")
+	noopT := r.med("engine", "BenchmarkGoschedTracer/tracer=noop", "ns/op")
 	add("engine gosched with a no-op Tracer vs none (what tracing costs when on)", "",
 		fmt.Sprintf("%.0f ns vs %.0f ns: %+.0f%%", noopT, nilT, 100*(noopT/nilT-1)), "")
+	lnilT := r.med("lang", "BenchmarkGoschedTracer/tracer=nil", "cpu-ns/op")
+	lnoopT := r.med("lang", "BenchmarkGoschedTracer/tracer=noop", "cpu-ns/op")
+	add("Starlark gosched() with a no-op Tracer vs none (CPU time)", "",
+		fmt.Sprintf("%.0f ns vs %.0f ns: %+.0f%%", lnoopT, lnilT, 100*(lnoopT/lnilT-1)), "")
 
 	// Starlark against the peers, in CPU time.
-	sl := r.med("lang", "BenchmarkGosched/goroutines=1000/tracer=nil", "cpu-ns/op")
+	sl := r.med("lang", "BenchmarkGosched/goroutines=1000", "cpu-ns/op")
 	floor := r.med("lang", "BenchmarkGoschedFloor", "cpu-ns/op")
 	gen := r.med("python_gen", "BenchmarkPythonGen/tasks=1000", "cpu-ns/op")
 	aio := r.med("python_asyncio", "BenchmarkPythonAsyncio/tasks=1000", "cpu-ns/op")
@@ -349,7 +353,7 @@ func report(w io.Writer, r results) {
 		fmt.Sprintf("%.0f ns vs %.0f ns: %.2f×", floor, gen, floor/gen), "")
 	add("Lua 5.4 coroutines, 1,000 tasks (CPU time)", "",
 		fmt.Sprintf("%.0f ns (Starlark gosched: %.2f×)", lua, sl/lua), "")
-	slWall := r.med("lang", "BenchmarkGosched/goroutines=1000/tracer=nil", "ns/op")
+	slWall := r.med("lang", "BenchmarkGosched/goroutines=1000", "ns/op")
 	genWall := r.med("python_gen", "BenchmarkPythonGen/tasks=1000", "ns/op")
 	aioWall := r.med("python_asyncio", "BenchmarkPythonAsyncio/tasks=1000", "ns/op")
 	add("the same in wall time: Starlark vs generators; asyncio vs Starlark", "",
@@ -385,7 +389,7 @@ func report(w io.Writer, r results) {
 	add("a whole Starlark gosched run with --trace to a file", "",
 		fmt.Sprintf("%.2fM events/s (simulation included)", ttps/1e6), "")
 
-	_, n := r.get("lang", "BenchmarkGosched/goroutines=1000/tracer=nil", "cpu-ns/op")
+	_, n := r.get("lang", "BenchmarkGosched/goroutines=1000", "cpu-ns/op")
 	fmt.Fprintf(w, "\nissue 7 figures: medians of %d rounds\n\n", n)
 	tw := [3]int{}
 	for _, x := range rows {
