@@ -102,7 +102,7 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	var (
 		runs      = fs.Int("runs", 1000, "do `N` runs in all")
 		seedStart = fs.Uint64("seed-start", 1, "seed `S` of the first run; run i has seed S+i")
-		jobs      = fs.Int("jobs", goruntime.NumCPU(), "do `N` runs at once (default: the number of CPUs)")
+		jobs      = fs.Int("jobs", 0, "do `N` runs at once, each in an engine of its own (0: one per CPU)")
 		jsonOut   = fs.Bool("json", false, "write the report as JSON, for machines and for 'explore merge'")
 		failFast  = fs.Bool("fail-fast", false, "stop at the first failing run")
 		procs     []int
@@ -113,7 +113,7 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 		procs, err = explore.ParseProcs(v, 1024)
 		return err
 	})
-	fs.Func("perturb", "vary the schedule from the seed: `none|timing|runnext|pct|all` (default: the script's --perturb, else timing)", func(v string) error {
+	fs.Func("perturb", "what varies from seed to seed besides steal order and select: `none|timing|runnext|pct|all` (default: the script's --perturb, else timing)", func(v string) error {
 		if _, err := cli.Perturbation(v); err != nil {
 			return err
 		}
@@ -233,6 +233,9 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 
 	lo, hi := plan.Range()
 	opt := explore.SweepOptions{Jobs: *jobs, FailFast: *failFast}
+	if opt.Jobs < 1 {
+		opt.Jobs = goruntime.NumCPU()
+	}
 	var bar *progressbar.ProgressBar
 	if isTerminal(stderr) && hi > lo {
 		bar = progressbar.NewOptions(hi-lo,
