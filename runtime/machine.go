@@ -166,6 +166,8 @@ type Machine struct {
 	pctPoints  map[int64]bool // PCT change points, by safe-point count
 	safePoints int64
 
+	onAdvance func(next int64) // called before the clock moves
+
 	result      Result
 	interrupted atomic.Pointer[error]
 	stats       Stats
@@ -318,12 +320,21 @@ func (m *Machine) Step() bool {
 		return false
 	}
 	if a.when > m.now {
+		if m.onAdvance != nil {
+			m.onAdvance(a.when)
+		}
 		m.now = a.when
 	}
 	m.result.Outcome = Running
 	m.perform(a)
 	return !m.Done()
 }
+
+// OnAdvance sets a function called each time the virtual clock is about
+// to move forward, with the new time, while the state is still that of the
+// old time: nothing of the next action has happened yet. Clock-driven
+// observers (the schedtrace lines) use it to see the state at a boundary.
+func (m *Machine) OnAdvance(f func(next int64)) { m.onAdvance = f }
 
 // Pending reports whether the Machine has any future action queued (used by
 // the REPL to tell "idle, waiting for input" from "still going").
