@@ -158,6 +158,9 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 
 // runScript runs the script with settings s and returns the exit status.
 func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Writer) int {
+	if s.CheckDeterminism {
+		return checkDeterminism(filename, src, s, stdout, stderr)
+	}
 	opts := lang.Options{
 		Procs:         s.Procs,
 		Seed:          s.Seed,

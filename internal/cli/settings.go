@@ -57,6 +57,8 @@ type Settings struct {
 	SchedTrace  int64  // virtual ns between Go's schedtrace lines on stderr; 0 for none (--schedtrace)
 	SchedDetail bool   // Go's scheddetail=1: the state of every P, M and G (--scheddetail)
 
+	CheckDeterminism bool // run twice and compare every event instead (--check-determinism, determinism.go)
+
 	set map[string]bool // flags given explicitly, by a directive or the command line
 }
 
@@ -91,6 +93,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.Timeline, "timeline", s.Timeline, "also write the run as an HTML timeline to `FILE`, to open in a browser")
 	fs.Var((*virtualDuration)(&s.SchedTrace), "schedtrace", "print on stderr the line GODEBUG=schedtrace prints, every `D` of virtual time, such as 1ms (0: none)")
 	fs.BoolVar(&s.SchedDetail, "scheddetail", s.SchedDetail, "with --schedtrace, print the state of every P, M and G instead, as GODEBUG=scheddetail=1 does")
+	fs.BoolVar(&s.CheckDeterminism, "check-determinism", false, "run the script twice and report the first event that differs, or \"deterministic: N events, identical\" (exit 0, else 1)")
 }
 
 // fileFlags are the flags that name a file to write. A script's directive

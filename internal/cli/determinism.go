@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/schedlab/schedlab/lang"
+	"github.com/schedlab/schedlab/runtime"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// checkDeterminism is `schedlab run --check-determinism`: it runs the
+// script twice in this process with the settings s and a tracer recording
+// every event (the program's prints among them), and compares the two
+// runs event by event, then what they left on stderr and their exit
+// statuses. It prints "deterministic: N events, identical" and returns 0,
+// or prints the first difference and returns 1. The program's own output
+// and the trace are not printed; the other output flags are ignored.
+func checkDeterminism(filename string, src []byte, s *Settings, stdout, stderr io.Writer) int {
+	first := &recorder{}
+	r1, err1 := checkRun(filename, src, s, first)
+	if r1 == nil {
+		io.WriteString(stderr, err1)
+		return 1
+	}
+	second := &recorder{want: first.events, diff: -1}
+	r2, err2 := checkRun(filename, src, s, second)
+	h := s.Header()
+
+	d := second.diff
+	if d < 0 && len(second.events) < len(first.events) {
+		d = len(second.events)
+	}
+	switch {
+	case d >= 0:
+		fmt.Fprintf(stdout, "not deterministic: event %d of %d differs\n", d+1, max(len(first.events), len(second.events)))
+		fmt.Fprintf(stdout, "  run 1: %s\n", eventText(h, first.events, d))
+		fmt.Fprintf(stdout, "  run 2: %s\n", eventText(h, second.events, d))
+	case err1 != err2:
+		fmt.Fprintf(stdout, "not deterministic: the %d events agree, what the runs wrote on stderr differs\n", len(first.events))
+		l1, l2 := firstDiffLine(err1, err2)
+		fmt.Fprintf(stdout, "  run 1: %s\n  run 2: %s\n", l1, l2)
+	case r1.ExitCode != r2.ExitCode:
+		fmt.Fprintf(stdout, "not deterministic: the %d events agree, the exit status was %d then %d\n", len(first.events), r1.ExitCode, r2.ExitCode)
+	default:
+		fmt.Fprintf(stdout, "deterministic: %d events, identical\n", len(first.events))
+		return 0
+	}
+	if wallLimit(r1) || wallLimit(r2) {
+		fmt.Fprintf(stdout, "  (a run hit the wall-clock --timeout, the one limit that depends on the host: raise it, or set --max-steps or --max-time instead)\n")
+	}
+	return 1
+}
+
+// checkRun runs the script once with rec as its tracer and returns its
+// result and what it wrote on stderr. The result is nil, and the text the
+// error, if the script does not load. Tests replace it.
+var checkRun = runForCheck
+
+func runForCheck(filename string, src []byte, s *Settings, rec *recorder) (*lang.Result, string) {
+	var errOut bytes.Buffer
+	opts := lang.Options{
+		Procs:         s.Procs,
+		Seed:          s.Seed,
+		Preempt:       s.Preempt,
+		Stdout:        io.Discard,
+		Stderr:        &errOut,
+		MaxSteps:      s.MaxSteps,
+		MaxGoroutines: s.MaxGoroutines,
+		MaxTime:       s.MaxTime,
+		Timeout:       s.Timeout,
+		Perturb:       s.perturbation(),
+		Tracer:        rec,
+		PrintsInTrace: true,
+	}
+	res := lang.RunFile(filename, src, opts)
+	if res == nil || res.Run == nil {
+		return nil, errOut.String()
+	}
+	return res, errOut.String()
+}
+
+// wallLimit reports whether the run was stopped by the wall clock.
+func wallLimit(r *lang.Result) bool {
+	var le *runtime.LimitError
+	return r != nil && r.Run != nil && errors.As(r.Run.Err, &le) && le.What == "wall time"
+}
+
+// A recorder keeps a copy of every event of a run. With want set (the
+// events of the first run), it also notes the index of the first event
+// that differs from want's.
+type recorder struct {
+	events []runtime.Event
+	want   []runtime.Event
+	diff   int
+}
+
+func (r *recorder) Event(ev *runtime.Event) {
+	i := len(r.events)
+	r.events = append(r.events, *ev)
+	if r.want != nil && r.diff < 0 && (i >= len(r.want) || r.want[i] != *ev) {
+		r.diff = i
+	}
+}
+
+// eventText returns event i of evs as the text trace writes it, or a note
+// that the run had ended.
+func eventText(h trace.Header, evs []runtime.Event, i int) string {
+	if i >= len(evs) {
+		return fmt.Sprintf("(the run had ended after %d events)", len(evs))
+	}
+	var b bytes.Buffer
+	w := trace.NewText(&b, h)
+	ev := evs[i]
+	w.Event(&ev)
+	w.Flush()
+	_, line, _ := strings.Cut(b.String(), "\n") // after the header
+	line = strings.TrimSuffix(line, "\n")
+	if ev.Kind == runtime.EvPrint {
+		line = fmt.Sprintf("print %q by G%d", ev.Reason, ev.G)
+	}
+	return strings.TrimSpace(line)
+}
+
+// firstDiffLine returns the first line where a and b differ.
+func firstDiffLine(a, b string) (string, string) {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range max(len(la), len(lb)) {
+		var x, y string
+		if i < len(la) {
+			x = la[i]
+		}
+		if i < len(lb) {
+			y = lb[i]
+		}
+		if x != y {
+			return fmt.Sprintf("%q", x), fmt.Sprintf("%q", y)
+		}
+	}
+	return "", ""
+}
