@@ -53,6 +53,9 @@ type cpuClock struct{ start time.Duration }
 func (c *cpuClock) reset() { c.start = processCPU() }
 
 func (c *cpuClock) report(b *testing.B) {
+	if b.N < 1 {
+		return // inside b.Loop, whose ops the script does not count
+	}
 	b.ReportMetric(float64(processCPU()-c.start)/float64(b.N), "cpu-ns/op")
 }
 
@@ -290,7 +293,7 @@ func BenchmarkBuiltin(b *testing.B) {
 
 // memSample is the host memory at one point of a run.
 type memSample struct {
-	sys, inuse, rss uint64
+	sys, inuse, stack, rss uint64
 }
 
 // sampleMem collects garbage and reads the Go runtime's view (Sys: all
@@ -300,7 +303,7 @@ func sampleMem() memSample {
 	goruntime.GC()
 	var ms goruntime.MemStats
 	goruntime.ReadMemStats(&ms)
-	return memSample{sys: ms.Sys, inuse: ms.HeapInuse + ms.StackInuse, rss: rss()}
+	return memSample{sys: ms.Sys, inuse: ms.HeapInuse + ms.StackInuse, stack: ms.StackInuse, rss: rss()}
 }
 
 // rss returns the resident set size of the process from /proc/self/statm,
@@ -358,6 +361,7 @@ func BenchmarkParkedMemory(b *testing.B) {
 		})
 		b.ReportMetric(float64(after.sys-before.sys)/n, "sys-B/goroutine")
 		b.ReportMetric(float64(after.inuse-before.inuse)/n, "inuse-B/goroutine")
+		b.ReportMetric(float64(after.stack-before.stack)/n, "stack-B/goroutine")
 		b.ReportMetric(float64(after.rss-before.rss)/n, "rss-B/goroutine")
 	}
 }
