@@ -287,6 +287,8 @@ func (s *Session) exec(it *item) *ExecResult {
 func (s *Session) report(w *world) {
 	res := w.m.Result()
 	switch {
+	case w.internal != nil:
+		fmt.Fprintf(s.opts.Stderr, "schedlab: internal error: %s\n", w.internal.Msg)
 	case res.Outcome == runtime.Running || res.Outcome == runtime.Idle:
 		fmt.Fprintf(s.opts.Stderr, "schedlab: internal error: the world stopped while %s\n", res.Outcome)
 	default:
@@ -301,6 +303,14 @@ func (s *Session) undo(mark int) {
 	log := old.log[:mark:mark]
 	w := s.newWorld(true)
 	w.call(func() { w.replay(log) })
+	if w.internal != nil {
+		// A bug: the log does not replay. Start afresh rather than go on
+		// in a world that is not the one the log describes.
+		fmt.Fprintf(s.opts.Stderr, "schedlab: internal error: the world cannot be rebuilt (%s); starting a new one\n", w.internal.Msg)
+		w.close()
+		w = s.newWorld(true)
+		log = nil
+	}
 	w.log = log
 	w.loud()
 	old.close()
@@ -372,13 +382,14 @@ type world struct {
 	stderr  io.Writer // reports of other goroutines' panics
 
 	// The driver goroutine and the channels that order it with the host.
-	work    chan func()   // host → driver: run this
-	done    chan struct{} // driver → host: it returned
-	pausedc chan struct{} // tracer → host: paused after the last event asked for
-	resumec chan goal     // host → tracer: go on toward this goal
-	paused  bool          // host side: the driver is paused inside an action
-	goal    goal          // what drive steps toward; driver side
-	stop    stopReason    // why the last drive returned
+	work     chan func()            // host → driver: run this
+	done     chan struct{}          // driver → host: it returned
+	pausedc  chan struct{}          // tracer → host: paused after the last event asked for
+	resumec  chan goal              // host → tracer: go on toward this goal
+	paused   bool                   // host side: the driver is paused inside an action
+	goal     goal                   // what drive steps toward; driver side
+	stop     stopReason             // why the last drive returned
+	internal *runtime.InternalError // a throw caught by the driver
 
 	log    []logEntry
 	nsteps int // Steps since the last log entry
@@ -537,9 +548,27 @@ func (w *world) Event(ev *runtime.Event) {
 // driver runs the host's work, one function at a time.
 func (w *world) driver() {
 	for f := range w.work {
-		f()
+		w.do(f)
 		w.done <- struct{}{}
 	}
+}
+
+// do runs f. A broken invariant of the engine found on the scheduler's
+// side (a throw outside any goroutine) ends the world as an internal
+// error rather than crashing the host, as runMachine does for a run.
+func (w *world) do(f func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			ie, ok := v.(*runtime.InternalError)
+			if !ok {
+				ie = &runtime.InternalError{Msg: fmt.Sprint(v)}
+			}
+			w.internal = ie
+			w.stop = stopEnded
+			w.goal = goal{}
+		}
+	}()
+	f()
 }
 
 // call runs f on the driver and waits until it returns or pauses at an
@@ -656,15 +685,16 @@ func (w *world) replay(log []logEntry) {
 	}
 }
 
-// mainLoop is G1's function: wait for an item, run it, and again.
+// mainLoop is G1's function: wait for an item, run it, and again. It
+// never returns; Close stops it.
 func (w *world) mainLoop() error {
 	gr := w.main
 	for {
 		w.cur.done = true
 		gr.account()
-		it, _ := gr.g.ParkHost(WaitReasonInput).(*item)
-		if it == nil {
-			return nil
+		it, ok := gr.g.ParkHost(WaitReasonInput).(*item)
+		if !ok {
+			continue // readied by a goroutine's ready(), not by the host: wait again
 		}
 		w.cur = it
 		w.renewThread(gr)

@@ -340,3 +340,19 @@ func TestSessionReset(t *testing.T) {
 		t.Errorf("x survived the reset")
 	}
 }
+
+func TestSessionReadyOfMainWaitingForInput(t *testing.T) {
+	// ready() of G1 while it waits for input wakes it, and it waits again.
+	ts := newTestSession(t, 1)
+	ts.exec("me = current()")
+	ts.exec("spawn(lambda: ready(me, 5))")
+	if stop := ts.Run(); stop != Idle {
+		t.Fatalf("run: %v; stderr:\n%s", stop, ts.errs.String())
+	}
+	if got := ts.eval("1 + 1"); got != "2" {
+		t.Errorf("after ready(G1): %s", got)
+	}
+	if st := ts.Main().WaitReason(); st != WaitReasonInput {
+		t.Errorf("G1 waits for %q", st)
+	}
+}

@@ -63,13 +63,25 @@ type Options struct {
 
 // Run runs a REPL until :quit or the end of input (Ctrl-D) and returns the
 // exit status: 0, or 1 if the terminal could not be set up.
-func Run(opts Options) int {
+func Run(opts Options) (code int) {
 	if opts.Stdout == nil {
 		opts.Stdout = io.Discard
 	}
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
+	defer func() {
+		// A bug of schedlab found outside the world's driver: report it
+		// in schedlab's words, never with a Go stack trace.
+		if v := recover(); v != nil {
+			ie, ok := v.(*runtime.InternalError)
+			if !ok {
+				panic(v)
+			}
+			fmt.Fprintf(opts.Stderr, "schedlab: internal error: %s\n", ie.Msg)
+			code = lang.ExitInternal
+		}
+	}()
 	r := &repl{opts: opts, out: opts.Stdout, errw: opts.Stderr, pal: newPalette(opts.Color)}
 	if opts.Interactive {
 		fmt.Fprintf(r.out, "schedlab repl: %d %s, seed %d, preemption %s. :help lists the commands, Ctrl-D leaves.\n",
