@@ -212,10 +212,18 @@ func buildSchedlab(t *testing.T) string {
 // and stderr. It kills a run that takes longer than badTimeout and
 // returns an error: the input hung the command.
 func runBin(bin, dir string, args []string) (int, string, string, error) {
+	return runBinEnv(bin, dir, args, nil)
+}
+
+// runBinEnv is runBin with env added to the environment.
+func runBinEnv(bin, dir string, args, env []string) (int, string, string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), badTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.WaitDelay = time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -1,0 +1,92 @@
+package lang
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+)
+
+// TestNoHostAccessNames: the names a script can call are Starlark's
+// universe and the language's builtins, none of which reaches the host;
+// there is no open, exec, getenv, socket or module import.
+func TestNoHostAccessNames(t *testing.T) {
+	want := []string{"after", "assert", "chan", "current", "gomaxprocs", "gosched", "mutex", "now", "park",
+		"print", "ready", "select", "sleep", "spawn", "stats", "syscall", "waitgroup", "work"}
+	if got := Builtins().Keys(); !slices.Equal(got, want) {
+		t.Errorf("builtins %v, want %v (a new builtin must not reach the host: see docs/security.md)", got, want)
+	}
+	for _, name := range []string{"open", "exec", "eval", "system", "getenv", "env", "environ", "os", "sys",
+		"socket", "http", "file", "read", "write", "import", "__import__", "input", "exit", "time", "random"} {
+		if Builtins().Has(name) || starlark.Universe.Has(name) {
+			t.Errorf("%s is predeclared", name)
+		}
+	}
+	// The universe is Starlark's, pure functions on values.
+	for _, name := range starlark.Universe.Keys() {
+		switch name {
+		case "abs", "any", "all", "bool", "bytes", "chr", "dict", "dir", "enumerate", "fail", "float", "getattr",
+			"hasattr", "hash", "int", "len", "list", "max", "min", "ord", "print", "range", "repr", "reversed",
+			"set", "sorted", "str", "tuple", "type", "zip", "True", "False", "None":
+		default:
+			t.Errorf("Starlark's universe has a new name %s: check that it cannot reach the host", name)
+		}
+	}
+}
+
+// hostAccess lists, for each package of the run, the functions of os that
+// it may call: only load.go reads the script's files. Nothing else may
+// import a package that reaches the host's files, network, processes or
+// environment.
+var hostAccess = map[string][]string{
+	"load.go": {"os.PathError", "os.ReadFile", "os.Stat"},
+}
+
+var forbiddenImports = []string{"net", "net/http", "os/exec", "os/signal", "syscall", "plugin", "unsafe", "io/ioutil", "os/user"}
+
+// TestNoHostAccessInCode reads the Go source of the packages a script
+// runs in (lang, runtime) and fails on any import or use of os that
+// could let a script reach the host, except where hostAccess allows it.
+func TestNoHostAccessInCode(t *testing.T) {
+	for _, dir := range []string{".", "../runtime"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no Go files in %s: %v", dir, err)
+		}
+		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			base := filepath.Base(file)
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if slices.Contains(forbiddenImports, path) && !(path == "unsafe" && base == "leak.go") {
+					t.Errorf("%s imports %s", file, path)
+				}
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "os" {
+					use := "os." + sel.Sel.Name
+					if !slices.Contains(hostAccess[base], use) {
+						t.Errorf("%s uses %s", file, use)
+					}
+				}
+				return true
+			})
+		}
+	}
+}
