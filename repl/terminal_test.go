@@ -100,6 +100,22 @@ func (p *pane) waitFor(mark int, want string) string {
 	}
 }
 
+// waitEnd waits until the plain screen ends with want.
+func (p *pane) waitEnd(want string) {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		s := p.plain()
+		if strings.HasSuffix(s, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("the terminal never ended with %q; it shows:\n%s", want, s)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // line types a line and waits for the prompt that follows it, and returns
 // what the line printed.
 func (p *pane) line(text, prompt string) string {
@@ -150,7 +166,7 @@ func TestTerminal(t *testing.T) {
 	p.send("Tab")
 	p.waitFor(mark, ":stats")
 	p.send("C-u")
-	p.line("", "[0s] >>>")
+	p.waitEnd("[0s] >>>") // the line and the list of candidates are gone
 
 	// Three goroutines on 2 Ps: runnext holds the last one spawned.
 	if out := p.line(":runq", "[0s] >>>"); !strings.Contains(out, "runnext=G19  ring=[G17 G18]") {
