@@ -225,7 +225,10 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 		// makes them due, so they must be out before the trace's line of
 		// that event.
 		st := trace.NewSchedTrace(opts.Stderr, s.SchedTrace, s.SchedDetail)
-		opts.OnStart = func(m *runtime.Machine) { st.Attach(m) }
+		opts.OnStart = func(m *runtime.Machine) {
+			st.Attach(m)
+			m.OnAdvance(st.Advance)
+		}
 		sinks = append([]sink{flusher{st}}, sinks...)
 		opts.Stderr = &crashDump{w: opts.Stderr, st: st}
 	}
