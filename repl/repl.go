@@ -88,7 +88,7 @@ func Run(opts Options) (code int) {
 			opts.Procs, plural(opts.Procs, "P"), opts.Seed, onOff(opts.Preempt))
 		sig := make(chan os.Signal, 1)
 		signal.Notify(sig, os.Interrupt)
-		defer signal.Stop(sig)
+		defer func() { signal.Stop(sig); close(sig) }()
 		go func() {
 			for range sig {
 				r.sigint.Store(true)
