@@ -20,12 +20,14 @@
 package lang
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -104,6 +106,11 @@ func readFile(name string) ([]byte, error) {
 // compile compiles the module at path and the modules it loads. chain is
 // the path of loads that led to it, to detect cycles.
 func (r *run) compile(path string, src []byte, chain []string) (*module, error) {
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		// Starlark's scanner would take it for the end of the file and
+		// drop the rest silently: say so, as Go's compiler does.
+		return nil, syntax.Error{Pos: positionOf(path, src, i), Msg: "invalid NUL character"}
+	}
 	_, prog, err := starlark.SourceProgramOptions(fileOptions, path, src, r.predeclared.Has)
 	if err != nil {
 		if se, ok := err.(syntax.Error); ok && atYield(src, se.Pos) {
@@ -136,6 +143,13 @@ func (r *run) compile(path string, src []byte, chain []string) (*module, error) 
 		}
 	}
 	return mod, nil
+}
+
+// positionOf returns the position of byte offset i of src, a file path.
+func positionOf(path string, src []byte, i int) syntax.Position {
+	line := 1 + bytes.Count(src[:i], []byte("\n"))
+	start := bytes.LastIndexByte(src[:i], '\n') + 1
+	return syntax.MakePosition(&path, int32(line), int32(1+utf8.RuneCount(src[start:i])))
 }
 
 // A yieldError is a syntax error at a use of yield, which Starlark

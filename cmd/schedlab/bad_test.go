@@ -58,7 +58,8 @@ var badCases = []badCase{
 	// Files that are not scripts.
 	{"missing file", run("nope.star"), 1, []string{`^schedlab run: open nope.star: no such file or directory$`}, ""},
 	{"directory", run("load"), 1, []string{`^schedlab run: read load: is a directory$`}, ""},
-	{"binary junk", run("$JUNK"), 1, []string{`junk.star:1:\d+: `}, ""},
+	{"binary junk", run("$JUNK"), 1, []string{`junk.star:\d+:\d+: `}, ""},
+	{"NUL byte", run("nul_byte.star"), 1, []string{`^nul_byte.star:2:1: invalid NUL character$`}, ""},
 	{"empty file", run("empty.star"), 0, nil, ""},
 	{"only comments", run("only_comments.star"), 0, nil, ""},
 
