@@ -33,8 +33,13 @@ func (g *G) Go(fn Func, name string) (*G, error) {
 	pp := g.mp.p
 	newg := m.newproc1(fn, g, pp, name)
 	m.stats.Spawns++
-	m.emit(EvGoCreate, pp, g.mp, g, newg, -1, 1, name)
-	m.runqput(pp, newg, true)
+	next := !m.flipRunnext()
+	m.runqput(pp, newg, next)
+	var where int64
+	if next {
+		where = 1
+	}
+	m.emit(EvGoCreate, pp, g.mp, g, newg, -1, where, name)
 	m.wakep()
 	if m.cfg.SpawnCost > 0 {
 		g.Work(m.cfg.SpawnCost)
@@ -77,7 +82,7 @@ func (g *G) ParkHost(reason string) any {
 // passes it v as Park's result. Mirrors goready.
 func (g *G) Ready(gp *G, v any) error {
 	g.check()
-	if gp == nil || gp.status != Gwaiting || !gp.parkedByUser {
+	if gp == nil || gp.status != Gwaiting || !gp.parkedByUser || gp.hostWait {
 		return notParked(gp)
 	}
 	gp.parkedByUser = false
@@ -89,6 +94,9 @@ func (g *G) Ready(gp *G, v any) error {
 func notParked(gp *G) error {
 	if gp == nil {
 		return fmt.Errorf("ready of a nil goroutine")
+	}
+	if gp.status == Gwaiting && gp.hostWait {
+		return fmt.Errorf("ready of goroutine %d, which waits for the host (%s), not for ready()", gp.goid, gp.waitreason)
 	}
 	if gp.status == Gwaiting {
 		return fmt.Errorf("ready of goroutine %d, which is blocked on %s, not parked by park()", gp.goid, gp.waitreason)

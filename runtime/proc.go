@@ -213,9 +213,6 @@ func runqlen(pp *P) int { return int(pp.runqtail - pp.runqhead) }
 // the G that was there is kicked to the tail of the ring. A full ring moves
 // half of itself to the global queue (runqputslow). Mirrors runqput.
 func (m *Machine) runqput(pp *P, gp *G, next bool) {
-	if next && m.flipRunnext() {
-		next = false
-	}
 	if next {
 		old := pp.runnext
 		pp.runnext = gp
@@ -673,14 +670,14 @@ func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
 func (m *Machine) goschedImpl(gp *G, preempted bool) {
 	mp := gp.mp
 	pp := mp.p
+	casgstatus(gp, Grunning, Grunnable)
+	m.dropg(gp)
+	m.globrunqput(gp)
 	if preempted {
 		m.emit(EvGoPreempt, pp, mp, gp, nil, -1, 0, "")
 	} else {
 		m.emit(EvGoSched, pp, mp, gp, nil, -1, 0, "")
 	}
-	casgstatus(gp, Grunning, Grunnable)
-	m.dropg(gp)
-	m.globrunqput(gp)
 	m.wakep()
 	m.scheduleAfter(mp, m.cfg.SwitchCost)
 }
@@ -701,8 +698,8 @@ func (m *Machine) gopark(gp *G, reason string) {
 	pp := mp.p
 	gp.waitreason = reason
 	casgstatus(gp, Grunning, Gwaiting)
-	m.emit(EvGoBlock, pp, mp, gp, nil, -1, 0, reason)
 	m.dropg(gp)
+	m.emit(EvGoBlock, pp, mp, gp, nil, -1, 0, reason)
 	m.scheduleAfter(mp, m.cfg.SwitchCost)
 }
 
@@ -721,13 +718,15 @@ func (m *Machine) ready(gp *G, pp *P, by *G, next bool) {
 		// No P to put it on (the host readied it while nothing runs):
 		// the global queue, as injectglist does without a P.
 		m.globrunqput(gp)
-		where = 2
-		m.emit(EvGoUnblock, nil, nil, by, gp, -1, where, "")
+		m.emit(EvGoUnblock, nil, nil, by, gp, -1, 2, "")
 		m.wakep()
 		return
 	}
-	m.emit(EvGoUnblock, pp, pp.m, by, gp, -1, where, "")
+	if next && m.flipRunnext() {
+		next, where = false, 0
+	}
 	m.runqput(pp, gp, next)
+	m.emit(EvGoUnblock, pp, pp.m, by, gp, -1, where, "")
 	m.wakep()
 }
 

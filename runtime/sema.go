@@ -136,10 +136,10 @@ func (g *G) goyield() {
 	m := g.m
 	mp := g.mp
 	pp := mp.p
-	m.emit(EvGoSched, pp, mp, g, nil, -1, 1, "")
 	casgstatus(g, Grunning, Grunnable)
 	m.dropg(g)
 	m.runqput(pp, g, false)
+	m.emit(EvGoSched, pp, mp, g, nil, -1, 1, "")
 	m.scheduleAfter(mp, m.cfg.SwitchCost)
 	g.co.yield()
 }
