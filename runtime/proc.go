@@ -112,7 +112,7 @@ func (m *Machine) releasep(mp *M) *P {
 
 // startm schedules some M to run pp, waking an idle one or creating one.
 // spinning says the M starts out spinning. Mirrors startm.
-func (m *Machine) startm(pp *P, spinning bool) {
+func (m *Machine) startm(pp *P, spinning bool) *M {
 	mp := m.mget()
 	if mp == nil {
 		mp = m.newm()
@@ -129,6 +129,7 @@ func (m *Machine) startm(pp *P, spinning bool) {
 	}
 	m.emit(EvMStart, pp, mp, nil, nil, -1, spin, "")
 	m.scheduleAfter(mp, m.wakeupLatency())
+	return mp
 }
 
 // stopm parks mp: it has no P and nothing to do. Mirrors stopm.
@@ -387,6 +388,13 @@ func (m *Machine) schedule(mp *M) {
 	}
 	if mp.p == nil {
 		return // lost its P to a stop-the-world; see stopTheWorld
+	}
+	if tp := mp.timerp; tp != nil {
+		// Woken from netpoll for tp's timers: run them here.
+		mp.timerp = nil
+		if tp.status != Pdead {
+			m.runTimers(tp, mp.p)
+		}
 	}
 	if mp.curg != nil {
 		throw(fmt.Sprintf("schedule: M%d still runs G%d", mp.id, mp.curg.goid))

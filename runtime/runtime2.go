@@ -100,6 +100,7 @@ type M struct {
 	p        *P // the P it holds, nil if none
 	nextp    *P // the P handed to it by startm
 	oldp     *P // the P it held before entering a syscall
+	timerp   *P // woken for this P's timers (timerWake)
 	curg     *G // the G it runs
 	spinning bool
 	idle     bool   // on the midle list (stopm)

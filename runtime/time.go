@@ -140,8 +140,11 @@ func (m *Machine) timerWake(pp *P) {
 	} else if p2 = m.pidleget(); p2 == nil {
 		return
 	}
-	m.runTimers(pp, p2)
-	m.startm(p2, false)
+	// The M that slept in netpoll until this deadline wakes (after its
+	// wake-up latency), takes the P and runs the timers that are due by
+	// then, before it looks for work (see schedule).
+	mp := m.startm(p2, false)
+	mp.timerp = pp
 }
 
 // Sleep parks g for d virtual nanoseconds (time.Sleep). d <= 0 returns at

@@ -122,7 +122,7 @@ func scenario() []runtime.Event {
 	b.add(34*us, 1, 1, 0, runtime.EvProcStop)
 	b.add(34*us, -1, 1, 0, runtime.EvMStop)
 	e = b.add(1008*us, 0, 0, 0, runtime.EvTimerFire)
-	e.G2 = 1
+	e.G2, e.Arg, e.Reason = 1, 1008*us, "sleep"
 	e = b.add(1008*us, 0, 0, 3, runtime.EvGoUnblock)
 	e.G2, e.Arg = 1, 0
 	b.add(10008*us, 0, 0, 3, runtime.EvGoPreempt)
@@ -177,6 +177,7 @@ func randomEvents(n, procs int, seed uint64) []runtime.Event {
 				if len(blocked) > 0 {
 					e := b.add(now, p, m, 0, runtime.EvTimerFire)
 					e.G2 = take(&blocked, r.IntN(len(blocked)))
+					e.Arg, e.Reason = now, "sleep"
 					runnable = append(runnable, e.G2)
 				} else {
 					runnable = append(runnable, nextG)

@@ -34,7 +34,7 @@ const (
 var kindFields = [...]fieldSet{
 	runtime.EvGoCreate:       listed | useG2 | useArg | useReason, // new G, runnext?, fn
 	runtime.EvGoStart:        listed | useArg,                     // inherits time slice?
-	runtime.EvGoSched:        listed,
+	runtime.EvGoSched:        listed | useArg,                     // 1: to the local ring (goyield)
 	runtime.EvGoPreempt:      listed,
 	runtime.EvGoBlock:        listed | useReason,      // wait reason
 	runtime.EvGoUnblock:      listed | useG2 | useArg, // readied G, where it went
@@ -51,10 +51,10 @@ var kindFields = [...]fieldSet{
 	runtime.EvGlobalRunqGet:  listed | useArg,                 // count
 	runtime.EvMSpinning:      listed,
 	runtime.EvMStop:          listed,
-	runtime.EvMStart:         listed | useArg,         // starts spinning?
-	runtime.EvTimerFire:      listed | useG2,          // G readied
-	runtime.EvProcResize:     listed | useP2 | useArg, // old (Arg) and new (P2) GOMAXPROCS
-	runtime.EvPrint:          listed | useReason,      // printed text
+	runtime.EvMStart:         listed | useArg,                     // starts spinning?
+	runtime.EvTimerFire:      listed | useG2 | useArg | useReason, // G readied, deadline, sleep|after
+	runtime.EvProcResize:     listed | useP2 | useArg,             // old (Arg) and new (P2) GOMAXPROCS
+	runtime.EvPrint:          listed | useReason,                  // printed text
 }
 
 // kindListed reports whether k is in kindFields.

@@ -176,7 +176,11 @@ func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 			b = append(b, "slice=new"...)
 		}
 	case runtime.EvGoSched, runtime.EvGoPreempt:
-		b = append(b, "to=global"...)
+		if ev.Kind == runtime.EvGoSched && ev.Arg == 1 {
+			b = append(b, "to=runq"...) // goyield: the tail of the local ring
+		} else {
+			b = append(b, "to=global"...)
+		}
 	case runtime.EvGoBlock:
 		b = append(b, "reason="...)
 		b = appendWord(b, ev.Reason)
@@ -214,8 +218,15 @@ func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 			b = append(b, "spinning=false"...)
 		}
 	case runtime.EvTimerFire:
-		b = append(b, "g="...)
-		b = appendID(b, 'G', ev.G2, ev.G2 == 0)
+		b = append(b, "timer="...)
+		b = appendWord(b, ev.Reason)
+		if ev.G2 != 0 {
+			b = append(b, " g="...)
+			b = appendID(b, 'G', ev.G2, false)
+		}
+		b = append(b, " when="...)
+		b = appendMicros(b, ev.Arg)
+		b = append(b, "µs"...)
 	case runtime.EvProcResize:
 		b = append(b, "from="...)
 		b = strconv.AppendInt(b, ev.Arg, 10)

@@ -109,9 +109,9 @@ func TestTextLines(t *testing.T) {
 			"      0.000µs -   M0  G1    ProcResize     from=2 to=4\n"},
 		// fields a kind does not use are shown, not hidden
 		{runtime.Event{Time: 0, P: 0, M: 0, G: 1, Kind: runtime.EvGoSched, P2: -1, Arg: 1},
-			"      0.000µs P0  M0  G1    GoSched        to=global arg=1\n"},
+			"      0.000µs P0  M0  G1    GoSched        to=runq\n"},
 		{runtime.Event{Time: 0, P: 0, M: 0, Kind: runtime.EvTimerFire, G2: 4, P2: -1, Arg: 99, Reason: "sleep"},
-			"      0.000µs P0  M0  -     TimerFire      g=G4 arg=99 reason=sleep\n"},
+			"      0.000µs P0  M0  -     TimerFire      timer=sleep g=G4 when=0.099µs\n"},
 		// a kind this package does not know
 		{runtime.Event{Time: 0, P: 0, M: 0, G: 1, Kind: 200, G2: 2, P2: 3, Arg: 4, Reason: "x y"},
 			"      0.000µs P0  M0  G1    EventKind(200) g2=G2 p2=P3 arg=4 reason=\"x y\"\n"},
