@@ -61,17 +61,35 @@ func TestFaithful(t *testing.T) {
 				t.Parallel()
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 				defer cancel()
-				cmd := exec.CommandContext(ctx, goTool, "run", filepath.Base(base)+".go")
-				cmd.Dir = filepath.Dir(base)
-				cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GODEBUG=asyncpreemptoff=1", "GOFLAGS=")
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				if err := cmd.Run(); err != nil {
-					t.Fatalf("go run %s.go: %v\n%s", name, err, stderr.String())
+				exe := filepath.Join(t.TempDir(), name)
+				build := exec.CommandContext(ctx, goTool, "build", "-o", exe, filepath.Base(base)+".go")
+				build.Dir = filepath.Dir(base)
+				build.Env = append(os.Environ(), "GOFLAGS=")
+				if out, err := build.CombinedOutput(); err != nil {
+					t.Fatalf("go build %s.go: %v\n%s", name, err, out)
 				}
-				if got := stdout.String(); got != string(want) {
-					t.Errorf("%s.go under the real runtime differs from %s.want:\n%s", name, name, lineDiff(string(want), got))
+				// The real runtime is not a pure function of the program:
+				// sysmon still preempts at function calls after 10ms of wall
+				// time and timers fire late on a loaded host. So the twin
+				// gets a few tries; one run that prints the .want is enough
+				// to show the order is the runtime's.
+				const tries = 5
+				var diffs []string
+				for range tries {
+					cmd := exec.CommandContext(ctx, exe)
+					cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GODEBUG=asyncpreemptoff=1")
+					var stdout, stderr bytes.Buffer
+					cmd.Stdout, cmd.Stderr = &stdout, &stderr
+					if err := cmd.Run(); err != nil {
+						t.Fatalf("%s: %v\n%s", name, err, stderr.String())
+					}
+					got := stdout.String()
+					if got == string(want) {
+						return
+					}
+					diffs = append(diffs, lineDiff(string(want), got))
 				}
+				t.Errorf("%s.go under the real runtime differs from %s.want in all %d runs; the first:\n%s", name, name, tries, diffs[0])
 			})
 		})
 	}
