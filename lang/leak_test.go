@@ -476,3 +476,35 @@ sleep(1)
 		t.Errorf("exit %d, leaked %v of %v; stderr:\n%s", res.ExitCode, leaked, alive, stderr)
 	}
 }
+
+// TestWriteLeakDump: the dump of a run that goes on shows the leaks it
+// finds without marking them.
+func TestWriteLeakDump(t *testing.T) {
+	r := newRun(Options{})
+	mod, err := r.compileMain("x.star", []byte("keep = chan()\nspawn(keep.recv)\nspawn(chan().recv)\nsleep(1)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := runtime.NewMachine(runtime.Config{Tracer: r})
+	r.m = m
+	defer m.Close()
+	main := r.newGoroutine("main", nil)
+	m.Start(main.main(func() error {
+		g, err := mod.prog.Init(main.thread, r.predeclared)
+		mod.globals, mod.err, mod.state = g, err, moduleLoaded
+		return err
+	}))
+	m.Run()
+	var b strings.Builder
+	WriteLeakDump(&b, m)
+	want := "goroutine 2 [chan receive]:\n  <builtin>: in recv\ncreated by <toplevel> in goroutine 1\n  x.star:2:6\n\n" +
+		"goroutine 3 [chan receive (leaked)]:\n  <builtin>: in recv\ncreated by <toplevel> in goroutine 1\n  x.star:3:6\n"
+	if b.String() != want {
+		t.Errorf("dump:\n%s\nwant:\n%s", b.String(), want)
+	}
+	for _, g := range m.Goroutines() {
+		if g.Status() != runtime.Gwaiting {
+			t.Errorf("G%d is %v, want waiting: WriteLeakDump marked it", g.ID(), g.Status())
+		}
+	}
+}

@@ -194,11 +194,39 @@ func writeGoroutines(w io.Writer, gs []*runtime.G) {
 	}
 }
 
+// WriteLeakDump writes the goroutine dump as WriteGoroutineDump does,
+// with " (leaked)" after the wait reason of every goroutine that
+// FindLeaks(m, roots...) finds, without marking them: for a dump in the
+// middle of a run that goes on (the REPL's :dump, whose session globals
+// are the roots).
+func WriteLeakDump(w io.Writer, m *runtime.Machine, roots ...starlark.StringDict) {
+	leaked := make(map[*runtime.G]bool)
+	for _, g := range FindLeaks(m, roots...) {
+		leaked[g] = true
+	}
+	for i, g := range m.Goroutines() {
+		if i > 0 {
+			io.WriteString(w, "\n")
+		}
+		writeGoroutine(w, g, leaked[g])
+	}
+}
+
 // WriteGoroutine writes one goroutine of a dump: "goroutine 5 [chan
 // receive]:", its Starlark backtrace, innermost call first, and where it
 // was created.
 func WriteGoroutine(w io.Writer, g *runtime.G) {
-	fmt.Fprintf(w, "goroutine %d [%s]:\n", g.ID(), goroutineStatus(g))
+	writeGoroutine(w, g, false)
+}
+
+// writeGoroutine is WriteGoroutine; leaked adds " (leaked)" to the status
+// of a goroutine found leaked but not marked.
+func writeGoroutine(w io.Writer, g *runtime.G, leaked bool) {
+	status := goroutineStatus(g)
+	if leaked && g.Status() != runtime.Gleaked {
+		status += " (leaked)"
+	}
+	fmt.Fprintf(w, "goroutine %d [%s]:\n", g.ID(), status)
 	gr := goroutineOfG(g)
 	if gr == nil {
 		return
