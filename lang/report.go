@@ -17,6 +17,7 @@
 package lang
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -119,8 +120,16 @@ func editDistance(a, b string) int {
 // as res says (a panic, Go's deadlock text and the goroutine dump, a limit's
 // diagnosis and the dump, or, when main returned, the goroutines still
 // alive) and returns the exit status. It must be called before the Machine
-// is closed, while the goroutines' stacks are still there.
+// is closed, while the goroutines' stacks are still there. The report is
+// buffered: a dump of a hundred thousand goroutines is a few large
+// writes, not a million small ones.
 func WriteOutcome(w io.Writer, m *runtime.Machine, res *runtime.Result) int {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	defer bw.Flush()
+	return writeOutcome(bw, m, res)
+}
+
+func writeOutcome(w io.Writer, m *runtime.Machine, res *runtime.Result) int {
 	switch res.Outcome {
 	case runtime.Exited:
 		if gs := m.Goroutines(); len(gs) > 0 {

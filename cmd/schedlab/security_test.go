@@ -38,7 +38,7 @@ func TestHostUntouched(t *testing.T) {
 	}
 	before := tree(t, dir)
 	for _, s := range scripts {
-		code, stdout, stderr, err := runBin(bin, dir, []string{"run", "--timeout=1s", "--max-steps=1000000", "--max-time=1000h", s})
+		code, stdout, stderr, err := runBin(bin, dir, []string{"run", "--timeout=1s", "--max-steps=1000000", "--max-time=1000h", "--max-goroutines=10000", s})
 		if err != nil {
 			t.Errorf("%s: %v", s, err)
 			continue
@@ -46,7 +46,7 @@ func TestHostUntouched(t *testing.T) {
 		// The same run with an environment full of things a script might
 		// look for prints the same.
 		env := []string{"HOME=/nonexistent", "SCHEDLAB_SEED=99", "GOMAXPROCS=3", "TZ=Asia/Tokyo", "LANG=C"}
-		code2, stdout2, stderr2, err := runBinEnv(bin, dir, []string{"run", "--timeout=1s", "--max-steps=1000000", "--max-time=1000h", s}, env)
+		code2, stdout2, stderr2, err := runBinEnv(bin, dir, []string{"run", "--timeout=1s", "--max-steps=1000000", "--max-time=1000h", "--max-goroutines=10000", s}, env)
 		if err == nil && !strings.Contains(stderr, "wall-clock") && (code2 != code || stdout2 != stdout || stderr2 != stderr) {
 			t.Errorf("%s: the environment changed the run: exit %d then %d\n%s%s\n---\n%s%s", s, code, code2, stdout, stderr, stdout2, stderr2)
 		}
