@@ -102,16 +102,16 @@ func waitObjects(g *runtime.G) (objs []any, candidate bool) {
 	if on := g.WaitingOn(); len(on) > 0 {
 		return on, true // a channel, select, mutex or wait group
 	}
+	// park's reason is the user's: look at the call it is blocked in
+	// before trusting the wait reason.
+	if gr := goroutineOfG(g); gr != nil && gr.thread.CallStackDepth() > 0 {
+		if fr := gr.thread.DebugFrame(0); fr.Callable() == builtins["park"] {
+			return []any{gr}, true // parked: its task can ready it
+		}
+	}
 	switch g.WaitReason() {
 	case runtime.WaitReasonSelectNoCases, runtime.WaitReasonChanReceiveNilChan, runtime.WaitReasonChanSendNilChan:
 		return nil, true // blocked on nothing: forever
-	}
-	gr := goroutineOfG(g)
-	if gr == nil || gr.thread.CallStackDepth() == 0 {
-		return nil, false
-	}
-	if fr := gr.thread.DebugFrame(0); fr.Callable() == builtins["park"] {
-		return []any{gr}, true // parked: its task can ready it
 	}
 	return nil, false // asleep, or waiting for the host
 }

@@ -296,6 +296,11 @@ f()
 			alive: []int64{2},
 		},
 		{
+			name:  "parked with a reason that looks like select",
+			src:   "tasks = [spawn(park, 'select (no cases)')]\ngosched()\n",
+			alive: []int64{2},
+		},
+		{
 			name:  "mutex held by a global",
 			src:   "mu = mutex()\nmu.lock()\nspawn(mu.lock)\ngosched()\n",
 			alive: []int64{2},
