@@ -140,7 +140,8 @@ func (m *Machine) stopm(mp *M) {
 	if mp.spinning {
 		throw("stopm spinning")
 	}
-	mp.gen++ // any schedule action queued for it is stale now
+	mp.gen++        // any schedule action queued for it is stale now
+	mp.timerp = nil // and so is a netpoll wake-up it was started for
 	m.emit(EvMStop, nil, mp, nil, nil, -1, 0, "")
 	m.mput(mp)
 }
@@ -389,19 +390,21 @@ func (m *Machine) schedule(mp *M) {
 	if mp.p == nil {
 		return // lost its P to a stop-the-world; see stopTheWorld
 	}
-	if tp := mp.timerp; tp != nil {
-		// Woken from netpoll for tp's timers: run them here.
-		mp.timerp = nil
-		if tp.status != Pdead {
-			m.runTimers(tp, mp.p)
-		}
-	}
 	if mp.curg != nil {
 		throw(fmt.Sprintf("schedule: M%d still runs G%d", mp.id, mp.curg.goid))
 	}
 	pp := mp.p
 	if mp.spinning && !runqempty(pp) {
 		throw("schedule: spinning with local work")
+	}
+	if tp := mp.timerp; tp != nil {
+		// Woken from netpoll for tp's timers: run them here, as
+		// findRunnable runs its own P's (after the check above, as
+		// in schedule).
+		mp.timerp = nil
+		if tp.status != Pdead {
+			m.runTimers(tp, pp)
+		}
 	}
 	gp, inheritTime := m.findRunnable(mp)
 	if gp == nil {
