@@ -40,13 +40,13 @@ var engineSeeds = [][]byte{
 	{3, 1, 2, 0x30, 3, 12, 0, 1, 0, 2, 0, 3, 9, 9, 10, 10, 15, 5, 0, 6, 0, 7, 0, 8, 2, 1, 1, 1, 1, 1},
 	{0, 200, 4, 0, 4, 16, 2, 50, 2, 60, 3, 70, 4, 80, 1, 1, 13, 4, 13, 1, 14, 9, 2, 30, 5, 1, 6, 1},
 
-	// Engine bug, found by FuzzEngine after 43d4bc7 (the netpoll M runs a
+	// An engine bug, found by FuzzEngine after 43d4bc7 (the netpoll M runs a
 	// P's due timers in schedule): 2 Ps, every goroutine does preempt,
 	// spawn, after(48µs) and receive, GOMAXPROCS(3), spawn x4. At 48µs,
 	// after the resize, M1 is started spinning for P0 (MStart arg=1); in
 	// schedule it runs P0's due after-timers (mp.timerp), which ready G17
 	// and G18 onto P0, and then throws "schedule: spinning with local
-	// work" (proc.go). Fails until the engine is fixed.
+	// work" (proc.go). Fixed in b8ebf99; kept as a regression seed.
 	[]byte("10\x800007800090007000#00"),
 }
 
