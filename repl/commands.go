@@ -376,8 +376,13 @@ func cmdStats(r *repl, _ []string) bool {
 	return false
 }
 
+// cmdDump is :dump: Go's goroutine dump, with every goroutine that the
+// leak check finds unreachable from the session's globals and the
+// goroutines that can still run marked "(leaked)". Nothing is marked in
+// the world itself: the session goes on.
 func cmdDump(r *repl, _ []string) bool {
-	lang.WriteGoroutineDump(r.out, r.session().Machine())
+	s := r.session()
+	lang.WriteLeakDump(r.out, s.Machine(), s.Globals())
 	return false
 }
 
