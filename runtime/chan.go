@@ -183,6 +183,22 @@ func (c *Chan) Buffered() []any {
 // Waiting returns the goroutines blocked receiving and sending on c.
 func (c *Chan) Waiting() (recv, send []*G) { return c.recvq.gs(), c.sendq.gs() }
 
+// bufPut appends v to the buffer, which has room.
+func (c *Chan) bufPut(v any) {
+	c.buf[c.sendx] = v
+	c.sendx = (c.sendx + 1) % c.dataqsiz
+	c.qcount++
+}
+
+// bufTake removes and returns the oldest buffered value.
+func (c *Chan) bufTake() any {
+	v := c.buf[c.recvx]
+	c.buf[c.recvx] = nil
+	c.recvx = (c.recvx + 1) % c.dataqsiz
+	c.qcount--
+	return v
+}
+
 func (c *Chan) full() bool {
 	if c.dataqsiz == 0 {
 		return c.recvq.first == nil
@@ -226,9 +242,7 @@ func (g *G) chansend(c *Chan, v any, block bool) (bool, error) {
 		return true, nil
 	}
 	if c.qcount < c.dataqsiz {
-		c.buf[c.sendx] = v
-		c.sendx = (c.sendx + 1) % c.dataqsiz
-		c.qcount++
+		c.bufPut(v)
 		return true, nil
 	}
 	if !block {
@@ -285,10 +299,7 @@ func (g *G) chanrecv(c *Chan, block bool) (v any, selected, received bool) {
 		return g.recv(c, sg), true, true
 	}
 	if c.qcount > 0 {
-		v = c.buf[c.recvx]
-		c.buf[c.recvx] = nil
-		c.recvx = (c.recvx + 1) % c.dataqsiz
-		c.qcount--
+		v = c.bufTake()
 		return v, true, true
 	}
 	if !block {
@@ -334,9 +345,7 @@ func (m *Machine) chansendTimer(c *Chan, pp *P, now int64) {
 		return
 	}
 	if c.qcount < c.dataqsiz {
-		c.buf[c.sendx] = now
-		c.sendx = (c.sendx + 1) % c.dataqsiz
-		c.qcount++
+		c.bufPut(now)
 	}
 }
 

@@ -86,11 +86,7 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 				return casi, g.recv(c, sg), true, nil
 			}
 			if c.qcount > 0 {
-				v = c.buf[c.recvx]
-				c.buf[c.recvx] = nil
-				c.recvx = (c.recvx + 1) % c.dataqsiz
-				c.qcount--
-				return casi, v, true, nil
+				return casi, c.bufTake(), true, nil
 			}
 			if c.closed {
 				return casi, nil, false, nil
@@ -104,9 +100,7 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 				return casi, nil, false, nil
 			}
 			if c.qcount < c.dataqsiz {
-				c.buf[c.sendx] = cas.Send
-				c.sendx = (c.sendx + 1) % c.dataqsiz
-				c.qcount++
+				c.bufPut(cas.Send)
 				return casi, nil, false, nil
 			}
 		}
