@@ -360,14 +360,14 @@ func report(w io.Writer, r results) {
 		fmt.Sprintf("%.0f vs %.0f ns: %.2f×; %.0f vs %.0f ns: %.2f×", slWall, genWall, slWall/genWall, aioWall, slWall, aioWall/slWall), "")
 
 	// Builtins.
-	loop := r.med("builtins", "BenchmarkBuiltin/loop", "ns/op")
+	loop := r.med("builtins", "BenchmarkBuiltin/loop", "cpu-ns/op")
 	var parts []string
 	for _, b := range []string{"len", "now", "current", "chan_send_recv", "gosched_alone", "spawn_noop", "chan_pingpong"} {
-		v := r.med("builtins", "BenchmarkBuiltin/"+b, "ns/op")
+		v := r.med("builtins", "BenchmarkBuiltin/"+b, "cpu-ns/op")
 		a := r.med("builtins", "BenchmarkBuiltin/"+b, "allocs/op")
 		parts = append(parts, fmt.Sprintf("%s %.0f ns %.0f allocs", b, v-loop, a))
 	}
-	add("builtin call overhead (ns/op minus an empty loop's)", "", strings.Join(parts, "; "), "")
+	add("builtin call overhead (CPU per op minus an empty loop's)", "", strings.Join(parts, "; "), "")
 
 	// Memory and the million.
 	rss := r.med("proc", "BenchmarkProcParked/goroutines=100000", "peak-RSS-B")
