@@ -465,7 +465,6 @@ top:
 	m.emit(EvProcStop, pp, mp, nil, nil, -1, 0, "")
 	m.pidleput(pp)
 
-	wasSpinning := mp.spinning
 	if mp.spinning {
 		mp.spinning = false
 		m.nmspinning--
@@ -482,7 +481,6 @@ top:
 			}
 		}
 	}
-	_ = wasSpinning
 	m.stopm(mp)
 	// Timers on idle Ps need a thread to run them; wakeNetPoller was
 	// asked for them when they were added (see time.go).
@@ -755,7 +753,6 @@ func (m *Machine) entersyscall(gp *G, d int64) {
 	mp.p = nil
 	mp.oldp = pp
 	mp.syscall = true
-	gp.lockedp = pp
 	m.ensureSysmon()
 	m.wakeSysmon()
 	m.after(d, action{kind: actSyscallDone, gp: gp})
@@ -769,7 +766,6 @@ func (m *Machine) exitsyscall(gp *G) {
 	mp.syscall = false
 	oldp := mp.oldp
 	mp.oldp = nil
-	gp.lockedp = nil
 	if oldp != nil && oldp.status == Psyscall && oldp.m == nil {
 		// Fast path: the P is still ours.
 		oldp.status = Prunning

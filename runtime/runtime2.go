@@ -26,7 +26,6 @@ type G struct {
 	fn         Func
 	co         *coro
 	mp         *M // the M running this G, nil if none
-	lockedp    *P // the P the G runs on while _Grunning or _Gsyscall
 
 	schedlink *G  // next G on a gQueue or gList
 	param     any // the value passed by the G that readied it (gp.param)
