@@ -78,6 +78,10 @@ func (t *Task) Attr(name string) (starlark.Value, error) {
 type Channel struct {
 	ch *runtime.Chan
 	m  *runtime.Machine // to find the goroutine that iterates over it
+
+	// Its methods bound to it, made on first use (see Attr), in
+	// chanMethodNames order.
+	bound [len(chanMethodNames)]*starlark.Builtin
 }
 
 var (
@@ -97,6 +101,9 @@ var chanMethods = map[string]*starlark.Builtin{
 
 var chanAttrNames = []string{"cap", "close", "on_recv", "on_send", "recv", "recv_ok", "send"} // sorted
 
+// chanMethodNames are the channel's methods, in the order of Channel.bound.
+var chanMethodNames = [...]string{"close", "on_recv", "on_send", "recv", "recv_ok", "send"}
+
 func (c *Channel) String() string {
 	return fmt.Sprintf("<chan %d cap=%d>", c.ch.ID(), c.ch.Cap())
 }
@@ -112,7 +119,17 @@ func (c *Channel) Attr(name string) (starlark.Value, error) {
 	if name == "cap" {
 		return starlark.MakeInt(c.ch.Cap()), nil
 	}
-	return builtinAttr(c, name, chanMethods)
+	// A method call (c.send(v)) looks the method up every time, and
+	// binding it to c allocates; bind each method once per channel.
+	for i, n := range chanMethodNames {
+		if n == name {
+			if c.bound[i] == nil {
+				c.bound[i] = chanMethods[name].BindReceiver(c)
+			}
+			return c.bound[i], nil
+		}
+	}
+	return nil, nil // no such method
 }
 
 // chanIterator is `for v in ch`: each Next is a receive by the goroutine
@@ -140,8 +157,13 @@ func (it *chanIterator) Done() {}
 
 func chan_send(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var v starlark.Value
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "v", &v); err != nil {
-		return nil, err
+	if len(args) == 1 && len(kwargs) == 0 {
+		v = args[0] // the common case, without UnpackArgs's allocation
+	} else {
+		var err error
+		if v, err = unpackValue(b, args, kwargs); err != nil {
+			return nil, err
+		}
 	}
 	gr, err := goroutineOf(thread, b)
 	if err != nil {
@@ -154,6 +176,13 @@ func chan_send(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		return nil, err
 	}
 	return starlark.None, nil
+}
+
+// unpackValue unpacks the one argument v of ch.send(v).
+func unpackValue(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var v starlark.Value
+	err := starlark.UnpackArgs(b.Name(), args, kwargs, "v", &v)
+	return v, err
 }
 
 func chan_recv(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
