@@ -153,6 +153,7 @@ type Machine struct {
 	nchan    int64
 	ngalive  int // Gs that are not dead
 	curg     *G  // the G whose coroutine is running, if any
+	handoff  *G  // the G the current action chose to run; Step switches to it
 	mainG    *G  // G1
 	stealOrd randomOrder
 
@@ -327,6 +328,15 @@ func (m *Machine) Step() bool {
 	}
 	m.result.Outcome = Running
 	m.perform(a)
+	if gp := m.handoff; gp != nil {
+		m.handoff = nil
+		m.curg = gp
+		alive := gp.co.resume()
+		m.curg = nil
+		if !alive {
+			m.exited(gp)
+		}
+	}
 	return !m.Done()
 }
 

@@ -550,15 +550,22 @@ func (m *Machine) execute(mp *M, gp *G, inheritTime bool) {
 	m.resume(gp)
 }
 
-// resume hands the baton to gp's coroutine until gp's next scheduling point,
-// then deals with a G that returned or failed.
+// resume hands the baton to gp: Step switches to gp's coroutine, until
+// gp's next scheduling point, as soon as the action that chose gp returns.
+// Every caller returns right after resume. The switch is not made here,
+// deep under perform, because every frame between Step's caller and the
+// switch costs a mispredicted return each time the baton comes back
+// (BenchmarkPullDepth, docs/performance.md).
 func (m *Machine) resume(gp *G) {
-	m.curg = gp
-	alive := gp.co.resume()
-	m.curg = nil
-	if alive {
-		return
+	if m.handoff != nil {
+		throw(fmt.Sprintf("resume of G%d: G%d is already handed the baton", gp.goid, m.handoff.goid))
 	}
+	m.handoff = gp
+}
+
+// exited deals with a G whose coroutine ended: its function returned or
+// failed.
+func (m *Machine) exited(gp *G) {
 	if tp := gp.co.panicked; tp != nil {
 		if ie, ok := tp.Value.(*InternalError); ok {
 			m.finish(Internal, ie, gp)
