@@ -89,7 +89,7 @@ func RunFile(filename string, src []byte, opts Options) *Result {
 		Procs:         opts.Procs,
 		Seed:          opts.Seed,
 		NoPreempt:     !opts.Preempt,
-		Tracer:        runtime.MultiTracer(r, opts.Tracer),
+		Tracer:        opts.Tracer,
 		MaxGoroutines: opts.MaxGoroutines,
 		MaxTime:       opts.MaxTime,
 		Perturb:       opts.Perturb,

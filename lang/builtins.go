@@ -1,8 +1,9 @@
 // The builtins of the language: one literal table, as SL's library.go.
 //
-// Every builtin finds the goroutine that calls it through its thread (see
-// goroutineOf), never through package state, and does what a Go program
-// does by calling the engine's method on that goroutine's G. A builtin that
+// Every builtin belongs to one run (bindBuiltins) and finds the goroutine
+// that calls it as the G its run's Machine runs now (see goroutineOf),
+// never through package state, and does what a Go program does by calling
+// the engine's method on that goroutine's G. A builtin that
 // may give up the processor (block, yield, sleep, work, a syscall) calls
 // gr.account() before the engine call and gr.arm() after it: the steps the
 // goroutine ran so far are counted while it still holds its P, and its step
@@ -20,42 +21,55 @@ import (
 	"github.com/schedlab/schedlab/runtime"
 )
 
+// A builtinFunc is the implementation of a builtin: a starlark.Builtin's
+// function with the run it belongs to as its first argument.
+type builtinFunc func(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
+
 // builtins is the table of predeclared names. print overrides Starlark's
 // own print.
-var builtins = starlark.StringDict{
-	"after":      starlark.NewBuiltin("after", after),
-	"assert":     starlark.NewBuiltin("assert", assert_),
-	"chan":       starlark.NewBuiltin("chan", chan_),
-	"current":    starlark.NewBuiltin("current", current),
-	"gomaxprocs": starlark.NewBuiltin("gomaxprocs", gomaxprocs),
-	"gosched":    starlark.NewBuiltin("gosched", gosched),
-	"mutex":      starlark.NewBuiltin("mutex", mutex),
-	"now":        starlark.NewBuiltin("now", now),
-	"park":       starlark.NewBuiltin("park", park),
-	"print":      starlark.NewBuiltin("print", print_),
-	"ready":      starlark.NewBuiltin("ready", ready),
-	"select":     starlark.NewBuiltin("select", select_),
-	"sleep":      starlark.NewBuiltin("sleep", sleep),
-	"spawn":      starlark.NewBuiltin("spawn", spawn),
-	"stats":      starlark.NewBuiltin("stats", stats),
-	"syscall":    starlark.NewBuiltin("syscall", syscall),
-	"waitgroup":  starlark.NewBuiltin("waitgroup", waitgroup),
-	"work":       starlark.NewBuiltin("work", work),
+var builtins = map[string]builtinFunc{
+	"after":      after,
+	"assert":     assert_,
+	"chan":       chan_,
+	"current":    current,
+	"gomaxprocs": gomaxprocs,
+	"gosched":    gosched,
+	"mutex":      mutex,
+	"now":        now,
+	"park":       park,
+	"print":      print_,
+	"ready":      ready,
+	"select":     select_,
+	"sleep":      sleep,
+	"spawn":      spawn,
+	"stats":      stats,
+	"syscall":    syscall,
+	"waitgroup":  waitgroup,
+	"work":       work,
 }
 
 // Builtins returns a new dict of the language's predeclared names (spawn,
-// chan, select, ...), in addition to Starlark's universe. They work only on
-// a thread made by this package for a goroutine of a run.
-func Builtins() starlark.StringDict {
+// chan, select, ...), in addition to Starlark's universe. They belong to no
+// run: those that need a goroutine report that they are called outside
+// one. A run makes its own (run.bindBuiltins).
+func Builtins() starlark.StringDict { return new(run).bindBuiltins() }
+
+// bindBuiltins returns the predeclared names of run r: each builtin is a
+// closure over r, so that it finds its goroutine through r's Machine, a
+// field, rather than through a thread-local map (see goroutineOf).
+func (r *run) bindBuiltins() starlark.StringDict {
 	d := make(starlark.StringDict, len(builtins))
-	for k, v := range builtins {
-		d[k] = v
+	for name, f := range builtins {
+		d[name] = starlark.NewBuiltin(name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			return f(r, thread, b, args, kwargs)
+		})
 	}
+	r.park = d["park"].(*starlark.Builtin)
 	return d
 }
 
 // spawn(fn, *args, **kwargs) → task: go fn(args...). Mirrors newproc.
-func spawn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func spawn(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(args) == 0 {
 		return nil, fmt.Errorf("%s: missing argument for fn", b.Name())
 	}
@@ -63,7 +77,7 @@ func spawn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 	if !ok {
 		return nil, fmt.Errorf("%s: for parameter fn: got %s, want callable", b.Name(), args[0].Type())
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -77,10 +91,7 @@ func spawn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 		child.site = thread.CallFrame(1)
 	}
 	gr.account()
-	ng, err := gr.g.Go(child.main(func() error {
-		_, err := starlark.Call(child.thread, fn, fargs, fkwargs)
-		return err
-	}), child.name)
+	ng, err := gr.g.Go(child.main(nil), child.name)
 	gr.arm()
 	if err != nil {
 		child.forget()
@@ -92,11 +103,11 @@ func spawn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 
 // gosched(): runtime.Gosched. The caller goes to the global run queue,
 // even when nothing else is runnable. Mirrors goschedImpl.
-func gosched(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func gosched(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -107,12 +118,12 @@ func gosched(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 }
 
 // park(reason="parked") → value: gopark until ready(task, value).
-func park(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func park(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	reason := "parked"
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "reason?", &reason); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -124,13 +135,13 @@ func park(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 
 // ready(task, value=None): goready of a task blocked in park. It goes to
 // runnext of the caller's P.
-func ready(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func ready(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var t *Task
 	var v starlark.Value = starlark.None
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "task", &t, "value?", &v); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -144,11 +155,11 @@ func ready(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 }
 
 // current() → task: getg().
-func current(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func current(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -156,12 +167,12 @@ func current(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 }
 
 // chan(cap=0) → channel: make(chan any, cap).
-func chan_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func chan_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	size := 0
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "cap?", &size); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +187,7 @@ func chan_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 // select(*cases, default=False) → (index, value, ok): Go's select. index
 // is the case chosen (-1 for default), value the value received (None for
 // a send), ok false only for a receive from a closed channel.
-func select_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func select_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	dflt := false
 	if err := starlark.UnpackArgs(b.Name(), nil, kwargs, "default?", &dflt); err != nil {
 		return nil, err
@@ -189,7 +200,7 @@ func select_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		}
 		cases[i] = runtime.SelectCase{Dir: sc.dir, Chan: sc.c.ch, Send: sc.v}
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -209,8 +220,8 @@ func select_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 }
 
 // sleep(d): time.Sleep on the virtual clock.
-func sleep(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	gr, d, err := durationArg(thread, b, args, kwargs)
+func sleep(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	gr, d, err := durationArg(r, thread, b, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
@@ -221,8 +232,8 @@ func sleep(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 }
 
 // work(d): burn d of CPU on the current P.
-func work(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	gr, d, err := durationArg(thread, b, args, kwargs)
+func work(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	gr, d, err := durationArg(r, thread, b, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
@@ -233,8 +244,8 @@ func work(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 }
 
 // syscall(d): a blocking system call lasting d.
-func syscall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	gr, d, err := durationArg(thread, b, args, kwargs)
+func syscall(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	gr, d, err := durationArg(r, thread, b, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +257,7 @@ func syscall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 
 // durationArg unpacks the one non-negative duration d of sleep, work and
 // syscall.
-func durationArg(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (*goroutine, int64, error) {
+func durationArg(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (*goroutine, int64, error) {
 	var d duration
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "d", &d); err != nil {
 		return nil, 0, err
@@ -255,7 +266,7 @@ func durationArg(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return nil, 0, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -263,11 +274,11 @@ func durationArg(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 }
 
 // now() → int: the virtual time in ns (time.Now).
-func now(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func now(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -275,12 +286,12 @@ func now(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwar
 }
 
 // after(d) → channel: time.After; the virtual time is sent on it d from now.
-func after(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func after(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var d duration
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "d", &d); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -290,12 +301,12 @@ func after(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 }
 
 // gomaxprocs(n=0) → int: runtime.GOMAXPROCS; n < 1 only asks.
-func gomaxprocs(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func gomaxprocs(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	n := 0
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "n?", &n); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -309,11 +320,11 @@ func gomaxprocs(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 }
 
 // stats() → dict: the scheduler's counters, in Machine.Counters order.
-func stats(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func stats(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -328,32 +339,32 @@ func stats(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 }
 
 // mutex() → mutex: a new sync.Mutex.
-func mutex(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func mutex(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
-	return &Mutex{mu: gr.g.Machine().NewMutex()}, nil
+	return &Mutex{mu: gr.g.Machine().NewMutex(), m: gr.g.Machine()}, nil
 }
 
 // waitgroup() → waitgroup: a new sync.WaitGroup.
-func waitgroup(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func waitgroup(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
-	return &WaitGroup{wg: gr.g.Machine().NewWaitGroup()}, nil
+	return &WaitGroup{wg: gr.g.Machine().NewWaitGroup(), m: gr.g.Machine()}, nil
 }
 
 // print(*args, sep=" "): the program's output, as Starlark's print writes
 // it. Printing is not a scheduling point.
-func print_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func print_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	sep := " "
 	if err := starlark.UnpackArgs(b.Name(), nil, kwargs, "sep?", &sep); err != nil {
 		return nil, err
@@ -371,7 +382,7 @@ func print_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 			buf.WriteString(v.String())
 		}
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -381,7 +392,7 @@ func print_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 
 // assert(cond, msg="assertion failed"): a panic in this goroutine unless
 // cond is true.
-func assert_(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func assert_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var cond starlark.Value
 	msg := "assertion failed"
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "cond", &cond, "msg?", &msg); err != nil {

@@ -95,7 +95,7 @@ func runOf(m *runtime.Machine) *run {
 // reached lets it run again, and whether it is a leak candidate at all.
 // A goroutine that is not (it runs, sleeps, waits for the host) can still
 // run.
-func waitObjects(g *runtime.G) (objs []any, candidate bool) {
+func (r *run) waitObjects(g *runtime.G) (objs []any, candidate bool) {
 	if g.Status() != runtime.Gwaiting {
 		return nil, false
 	}
@@ -105,7 +105,7 @@ func waitObjects(g *runtime.G) (objs []any, candidate bool) {
 	// park's reason is the user's: look at the call it is blocked in
 	// before trusting the wait reason.
 	if gr := goroutineOfG(g); gr != nil && gr.thread.CallStackDepth() > 0 {
-		if fr := gr.thread.DebugFrame(0); fr.Callable() == builtins["park"] {
+		if fr := gr.thread.DebugFrame(0); fr.Callable() == r.park {
 			return []any{gr}, true // parked: its task can ready it
 		}
 	}
@@ -133,7 +133,7 @@ func (r *run) findLeaks(extra []starlark.StringDict) []*runtime.G {
 	var cands []candidate
 	var live []*runtime.G
 	for _, g := range gs {
-		objs, ok := waitObjects(g)
+		objs, ok := r.waitObjects(g)
 		if !ok {
 			if g.Status() != runtime.Gleaked {
 				live = append(live, g)

@@ -21,7 +21,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.starlark.net/resolve"
@@ -82,7 +84,7 @@ func spellingHint(msg string) string {
 		return ""
 	}
 	best, bestDist := "", 1+len(name)/4
-	for _, names := range [][]string{builtins.Keys(), starlark.Universe.Keys()} {
+	for _, names := range [][]string{slices.Sorted(maps.Keys(builtins)), starlark.Universe.Keys()} {
 		for _, cand := range names {
 			if d := editDistance(name, cand); d <= bestDist && (best == "" || d < bestDist) {
 				best, bestDist = cand, d

@@ -1,11 +1,12 @@
 // One run of a script: goroutines as Starlark threads, and steps.
 //
 // Every goroutine of a run, G1 included, is a starlark.Thread whose code
-// runs inside the engine's runtime.Func for its G. The thread holds its
-// *goroutine in a thread-local (goroutineOf), and the G holds it in G.Data
-// (goroutineOfG), so a builtin finds the G that calls it and a goroutine
-// dump finds the Starlark stack of every G. Since the engine runs exactly
-// one G's code at a time, the Starlark threads never run concurrently.
+// runs inside the engine's runtime.Func for its G. The G holds its
+// *goroutine in G.Data (goroutineOfG), so a builtin finds the goroutine
+// that calls it as the G its run's Machine runs now (goroutineOf), and a
+// goroutine dump finds the Starlark stack of every G. Since the engine
+// runs exactly one G's code at a time, the Starlark threads never run
+// concurrently.
 //
 // Go code costs no virtual time; neither does Starlark code. What Starlark
 // code costs is steps (thread.Steps, about one bytecode instruction each),
@@ -24,9 +25,11 @@
 // The counts are kept exact with thread.OnMaxSteps: a thread's step limit
 // is always set (arm) to the first step at which one of these budgets runs
 // out, and the steps a G has run are added up (account) before every
-// builtin that may give up the processor. Dispatches are learnt from the
-// engine's own event stream (the run is a Tracer, chained before the
-// user's).
+// builtin that may give up the processor. Dispatches are learnt from two
+// counters of the engine, compared with the values seen last (sync): the
+// G's Dispatches and its P's Schedtick, which is also how sysmon's retake
+// tells a new time slice. The run is no Tracer, so with tracing off the
+// engine builds no events at all.
 
 package lang
 
@@ -35,6 +38,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -58,9 +62,6 @@ const (
 	DefaultWedgeSteps = 10_000_000
 )
 
-// goroutineKey is the thread-local under which a thread keeps its goroutine.
-const goroutineKey = "schedlab.goroutine"
-
 // run is the state of one script run, shared by its goroutines.
 type run struct {
 	opts        Options
@@ -70,12 +71,17 @@ type run struct {
 	root        string             // the directory tree load() is confined to
 	modules     map[string]*module // by path
 
+	// The hooks of every thread of the run (see newGoroutine).
+	loadFn       func(thread *starlark.Thread, module string) (starlark.StringDict, error)
+	printFn      func(thread *starlark.Thread, msg string)
+	onMaxStepsFn func(thread *starlark.Thread)
+	park         *starlark.Builtin // the run's park, which the leak check recognises
+
 	sliceSteps uint64
 	wedgeSteps uint64
 	perturbed  bool                   // Options.Perturb may preempt at safe points
 	steps      uint64                 // steps of all goroutines, as of the last account
-	pslice     []uint64               // steps run on each P since its last dispatch
-	live       map[int64]*goroutine   // goroutines by id, until they exit
+	pslice     []pslice               // by P: the steps of its current time slice
 	timerChans map[*runtime.Chan]bool // after() channels whose timer may not have fired, for the leak check
 	timerPrune int                    // prune timerChans when it grows to this size
 
@@ -91,7 +97,6 @@ func newRun(opts Options) *run {
 		modules:    make(map[string]*module),
 		sliceSteps: opts.SliceSteps,
 		wedgeSteps: opts.WedgeSteps,
-		live:       make(map[int64]*goroutine),
 		threads:    make(map[*starlark.Thread]bool),
 		perturbed:  opts.Perturb.PreemptProb > 0 || opts.Perturb.PCTDepth > 0,
 	}
@@ -104,26 +109,21 @@ func newRun(opts Options) *run {
 	if r.wedgeSteps == 0 {
 		r.wedgeSteps = DefaultWedgeSteps
 	}
-	r.predeclared = Builtins()
+	r.loadFn = r.load
+	r.printFn = func(_ *starlark.Thread, msg string) { r.print(r.current(), msg) }
+	r.onMaxStepsFn = func(*starlark.Thread) { r.current().onMaxSteps() }
+	r.predeclared = r.bindBuiltins()
 	for k, v := range opts.Predeclared {
 		r.predeclared[k] = v
 	}
 	return r
 }
 
-// Event watches the engine's dispatches: a GoStart that does not inherit
-// a time slice starts a new slice on its P, and any GoStart puts its G on
-// a CPU afresh.
-func (r *run) Event(ev *runtime.Event) {
-	if ev.Kind != runtime.EvGoStart {
-		return
-	}
-	if ev.Arg == 0 && ev.P >= 0 && int(ev.P) < len(r.pslice) {
-		r.pslice[ev.P] = 0
-	}
-	if gr := r.live[ev.G]; gr != nil {
-		gr.sinceStart = 0
-	}
+// A pslice counts the steps run on one P in its current time slice: the
+// slice that began when the P's schedtick became tick.
+type pslice struct {
+	tick  uint32
+	steps uint64
 }
 
 // print writes one print() line: to Stdout, and as an EvPrint event when
@@ -171,27 +171,32 @@ type goroutine struct {
 	kwargs []starlark.Tuple
 	thread *starlark.Thread
 	task   *Task
+	taskv  Task // what task points to, allocated with the goroutine
 
 	parent int64              // the goroutine that spawned it, 0 for main
 	site   starlark.CallFrame // the call of spawn, in the parent
 
 	counted    uint64              // thread.Steps already added to run.steps
 	sinceStart uint64              // steps since the G was last put on a CPU
+	dispatches uint64              // the G's Dispatches when sinceStart was last reset
 	limit      *runtime.LimitError // a step limit this goroutine ran into
 	stack      starlark.CallStack  // the stack at the error that ended it
 	ended      bool                // its function returned (or failed)
 }
 
-// newGoroutine makes the goroutine and thread that will run fn.
+// newGoroutine makes the goroutine and thread that will run fn. The
+// thread's hooks are the run's own, shared by all its threads (they find
+// their goroutine through the thread), so that a spawn allocates no
+// closures for them.
 func (r *run) newGoroutine(name string, fn starlark.Callable) *goroutine {
 	gr := &goroutine{run: r, name: name, fn: fn}
-	gr.task = &Task{gr: gr}
+	gr.taskv.gr = gr
+	gr.task = &gr.taskv
 	th := &starlark.Thread{
-		Load:       r.load,
-		Print:      func(_ *starlark.Thread, msg string) { r.print(gr, msg) },
-		OnMaxSteps: func(*starlark.Thread) { gr.onMaxSteps() },
+		Load:       r.loadFn,
+		Print:      r.printFn,
+		OnMaxSteps: r.onMaxStepsFn,
 	}
-	th.SetLocal(goroutineKey, gr)
 	if r.opts.OnThread != nil {
 		r.opts.OnThread(th)
 	}
@@ -213,8 +218,7 @@ func (gr *goroutine) bind(g *runtime.G) {
 	gr.g = g
 	gr.id = g.ID()
 	g.Data = gr
-	gr.thread.Name = fmt.Sprintf("G%d", gr.id)
-	gr.run.live[gr.id] = gr
+	gr.thread.Name = "G" + strconv.FormatInt(gr.id, 10)
 }
 
 // forget drops the thread of a goroutine that ended or was never made.
@@ -223,19 +227,21 @@ func (gr *goroutine) forget() {
 	r.mu.Lock()
 	delete(r.threads, gr.thread)
 	r.mu.Unlock()
-	if r.live[gr.id] == gr {
-		delete(r.live, gr.id)
-	}
 }
 
-// main returns the runtime.Func of the goroutine: it runs body (the call of
-// its function) on the goroutine's thread and turns an error into the
-// outcome the engine reports.
+// main returns the runtime.Func of the goroutine: it runs body on the
+// goroutine's thread, or when body is nil the call of its function with
+// its arguments, and turns an error into the outcome the engine reports.
 func (gr *goroutine) main(body func() error) runtime.Func {
 	return func(g *runtime.G) error {
 		gr.bind(g)
 		gr.arm()
-		err := body()
+		var err error
+		if body != nil {
+			err = body()
+		} else {
+			_, err = starlark.Call(gr.thread, gr.fn, gr.args, gr.kwargs)
+		}
 		return gr.exit(err)
 	}
 }
@@ -297,13 +303,38 @@ func (gr *goroutine) account() {
 	}
 	gr.counted = gr.thread.Steps
 	r.steps += d
+	ps := gr.sync()
 	gr.sinceStart += d
-	if p := gr.g.P(); p >= 0 {
-		for len(r.pslice) <= p {
-			r.pslice = append(r.pslice, 0)
-		}
-		r.pslice[p] += d
+	if ps != nil {
+		ps.steps += d
 	}
+}
+
+// sync catches up with the dispatches the engine made since gr last
+// looked: if its G was put on a CPU again, the steps since it started
+// restart from zero; if its P began a new time slice (its schedtick moved),
+// so do the P's. It returns the P's count, or nil when the G has no P.
+// Only the G running on a P adds to the P's count, and it syncs first, so
+// the count never mixes two slices.
+func (gr *goroutine) sync() *pslice {
+	if d := gr.g.Dispatches(); d != gr.dispatches {
+		gr.dispatches = d
+		gr.sinceStart = 0
+	}
+	p := gr.g.P()
+	if p < 0 {
+		return nil
+	}
+	r := gr.run
+	for len(r.pslice) <= p {
+		r.pslice = append(r.pslice, pslice{})
+	}
+	ps := &r.pslice[p]
+	if t := r.m.Schedtick(p); t != ps.tick {
+		ps.tick = t
+		ps.steps = 0
+	}
+	return ps
 }
 
 // arm sets the thread's step limit at the first step where a budget runs
@@ -311,9 +342,10 @@ func (gr *goroutine) account() {
 // MaxSteps. It is called whenever the goroutine (re)gains the processor.
 func (gr *goroutine) arm() {
 	r := gr.run
+	ps := gr.sync()
 	var left uint64
 	if r.opts.Preempt {
-		left = r.sliceSteps - min(r.sliceSteps, r.pSteps(gr.g.P()))
+		left = r.sliceSteps - min(r.sliceSteps, ps.used())
 	} else {
 		left = r.wedgeSteps - min(r.wedgeSteps, gr.sinceStart)
 	}
@@ -323,12 +355,12 @@ func (gr *goroutine) arm() {
 	gr.thread.SetMaxExecutionSteps(max(gr.thread.Steps+left, 1))
 }
 
-// pSteps returns the steps run on P p in its current time slice.
-func (r *run) pSteps(p int) uint64 {
-	if p < 0 || p >= len(r.pslice) {
+// used returns the steps of the slice, 0 for none.
+func (ps *pslice) used() uint64 {
+	if ps == nil {
 		return 0
 	}
-	return r.pslice[p]
+	return ps.steps
 }
 
 // onMaxSteps runs when a budget set by arm runs out.
@@ -340,7 +372,7 @@ func (gr *goroutine) onMaxSteps() {
 		n := r.opts.MaxSteps
 		gr.fail(&runtime.LimitError{What: "steps", Msg: fmt.Sprintf("step limit of %d reached (--max-steps=%d)", n, n)})
 		return
-	case r.opts.Preempt && r.pSteps(gr.g.P()) >= r.sliceSteps:
+	case r.opts.Preempt && gr.sync().used() >= r.sliceSteps:
 		gr.g.Preempt() // sysmon's preemption: to the global queue
 	case !r.opts.Preempt && gr.sinceStart >= r.wedgeSteps:
 		gr.fail(&runtime.LimitError{What: "steps", Msg: fmt.Sprintf(
@@ -383,20 +415,32 @@ func (gr *goroutine) waitReason() string {
 	return gr.g.WaitReason()
 }
 
-// goroutineOf returns the goroutine whose thread calls builtin b. Every
-// builtin calls it, so it is also where a builtin call is a safe point for
-// the engine's perturbations.
-func goroutineOf(thread *starlark.Thread, b *starlark.Builtin) (*goroutine, error) {
-	if gr, ok := thread.Local(goroutineKey).(*goroutine); ok && gr.g != nil {
-		if gr.run.perturbed {
-			gr.account()
-			gr.g.SafePoint()
-			gr.arm()
+// goroutineOf returns the goroutine whose thread calls builtin b of run r.
+// Every builtin calls it, so it is also where a builtin call is a safe
+// point for the engine's perturbations.
+func (r *run) goroutineOf(thread *starlark.Thread, b *starlark.Builtin) (*goroutine, error) {
+	return caller(r.m, thread, b)
+}
+
+// caller returns the goroutine whose thread calls builtin b: the G that
+// Machine m runs now, which must be running that thread's code (a builtin
+// of one run called from another run's thread, or from none, is refused).
+func caller(m *runtime.Machine, thread *starlark.Thread, b *starlark.Builtin) (*goroutine, error) {
+	if m != nil {
+		if gr := goroutineOfG(m.Current()); gr != nil && gr.thread == thread {
+			if gr.run.perturbed {
+				gr.account()
+				gr.g.SafePoint()
+				gr.arm()
+			}
+			return gr, nil
 		}
-		return gr, nil
 	}
 	return nil, fmt.Errorf("%s: called outside a schedlab goroutine", b.Name())
 }
+
+// current returns the goroutine running now, for the threads' hooks.
+func (r *run) current() *goroutine { return goroutineOfG(r.m.Current()) }
 
 // goroutineOfG returns the goroutine of G g, or nil.
 func goroutineOfG(g *runtime.G) *goroutine {

@@ -112,6 +112,50 @@ print(stats()["preemptions"] > 0)
 	}
 }
 
+// TestSliceInherited: goroutines that hand the P to each other through
+// runnext share one time slice (execute with inheritTime), so a ping-pong
+// whose every turn is far below the slice is still preempted once the
+// turns add up to it; a slice that began afresh at every hand-off would
+// never run out.
+func TestSliceInherited(t *testing.T) {
+	src := `ping = chan()
+pong = chan()
+done = chan()
+def a():
+    for i in range(40):
+        for j in range(50):
+            pass
+        ping.send(i)
+        pong.recv()
+    done.send(1)
+def b():
+    for i in range(40):
+        ping.recv()
+        for j in range(50):
+            pass
+        pong.send(i)
+spawn(a)
+spawn(b)
+done.recv()
+print(stats()["preemptions"])
+`
+	for _, tc := range []struct {
+		slice     uint64
+		preempted bool
+	}{
+		{3000, true}, // a turn is a few hundred steps; 80 of them share a slice
+		{1_000_000, false},
+	} {
+		stdout, stderr, res := runSrc(t, src, Options{Preempt: true, SliceSteps: tc.slice})
+		if res.ExitCode != 0 {
+			t.Fatalf("slice %d: exit %d; stderr:\n%s", tc.slice, res.ExitCode, stderr)
+		}
+		if got := stdout != "0\n"; got != tc.preempted {
+			t.Errorf("slice %d: %s preemptions, want preempted=%v", tc.slice, strings.TrimSpace(stdout), tc.preempted)
+		}
+	}
+}
+
 // TestDeterminism runs a busy script on 4 Ps twice with a tracer and
 // compares everything.
 func TestDeterminism(t *testing.T) {

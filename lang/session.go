@@ -490,7 +490,7 @@ func (s *Session) newWorld(quiet bool) *world {
 		Procs:         opts.Procs,
 		Seed:          opts.Seed,
 		NoPreempt:     !opts.Preempt,
-		Tracer:        runtime.MultiTracer(r, w),
+		Tracer:        w,
 		MaxGoroutines: opts.MaxGoroutines,
 	})
 	r.m = w.m
@@ -743,10 +743,9 @@ func (w *world) renewThread(gr *goroutine) {
 	th := &starlark.Thread{
 		Name:       old.Name,
 		Load:       w.load,
-		Print:      func(_ *starlark.Thread, msg string) { r.print(gr, msg) },
-		OnMaxSteps: func(*starlark.Thread) { gr.onMaxSteps() },
+		Print:      r.printFn,
+		OnMaxSteps: r.onMaxStepsFn,
 	}
-	th.SetLocal(goroutineKey, gr)
 	if r.opts.OnThread != nil {
 		r.opts.OnThread(th)
 	}
@@ -804,7 +803,7 @@ func (w *world) spawn(thread *starlark.Thread, b *starlark.Builtin, args starlar
 	if !ok {
 		return nil, fmt.Errorf("%s: for parameter fn: got %s, want callable", b.Name(), args[0].Type())
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := w.r.goroutineOf(thread, b)
 	if err != nil {
 		return nil, err
 	}

@@ -30,14 +30,28 @@ func toValue(v any) starlark.Value {
 	return starlark.None
 }
 
+// A method is one method of a value type. Each type lists its methods in
+// a fixed order, and each value keeps them bound to itself in an array in
+// the same order.
+type method struct {
+	name string
+	fn   *starlark.Builtin
+}
+
 // builtinAttr returns the method name of recv from methods, bound to recv,
-// or nil if there is none. Mirrors SL's builtinAttr.
-func builtinAttr(recv starlark.Value, name string, methods map[string]*starlark.Builtin) (starlark.Value, error) {
-	b := methods[name]
-	if b == nil {
-		return nil, nil // no such method
+// or nil if there is none. A method call (ch.send(v)) looks the method up
+// every time and binding allocates, so a value binds each method once, on
+// first use, and keeps it in bound. Mirrors SL's builtinAttr.
+func builtinAttr(recv starlark.Value, name string, methods []method, bound []*starlark.Builtin) (starlark.Value, error) {
+	for i := range methods {
+		if methods[i].name == name {
+			if bound[i] == nil {
+				bound[i] = methods[i].fn.BindReceiver(recv)
+			}
+			return bound[i], nil
+		}
 	}
-	return b.BindReceiver(recv), nil
+	return nil, nil // no such method
 }
 
 // ---- task ----
@@ -79,9 +93,7 @@ type Channel struct {
 	ch *runtime.Chan
 	m  *runtime.Machine // to find the goroutine that iterates over it
 
-	// Its methods bound to it, made on first use (see Attr), in
-	// chanMethodNames order.
-	bound [len(chanMethodNames)]*starlark.Builtin
+	bound [len(chanMethods)]*starlark.Builtin // its methods, bound to it (see builtinAttr)
 }
 
 var (
@@ -90,19 +102,16 @@ var (
 	_ starlark.Sequence = (*Channel)(nil)
 )
 
-var chanMethods = map[string]*starlark.Builtin{
-	"close":   starlark.NewBuiltin("close", chan_close),
-	"on_recv": starlark.NewBuiltin("on_recv", chan_on_recv),
-	"on_send": starlark.NewBuiltin("on_send", chan_on_send),
-	"recv":    starlark.NewBuiltin("recv", chan_recv),
-	"recv_ok": starlark.NewBuiltin("recv_ok", chan_recv_ok),
-	"send":    starlark.NewBuiltin("send", chan_send),
+var chanMethods = [...]method{
+	{"close", starlark.NewBuiltin("close", chan_close)},
+	{"on_recv", starlark.NewBuiltin("on_recv", chan_on_recv)},
+	{"on_send", starlark.NewBuiltin("on_send", chan_on_send)},
+	{"recv", starlark.NewBuiltin("recv", chan_recv)},
+	{"recv_ok", starlark.NewBuiltin("recv_ok", chan_recv_ok)},
+	{"send", starlark.NewBuiltin("send", chan_send)},
 }
 
 var chanAttrNames = []string{"cap", "close", "on_recv", "on_send", "recv", "recv_ok", "send"} // sorted
-
-// chanMethodNames are the channel's methods, in the order of Channel.bound.
-var chanMethodNames = [...]string{"close", "on_recv", "on_send", "recv", "recv_ok", "send"}
 
 func (c *Channel) String() string {
 	return fmt.Sprintf("<chan %d cap=%d>", c.ch.ID(), c.ch.Cap())
@@ -119,17 +128,7 @@ func (c *Channel) Attr(name string) (starlark.Value, error) {
 	if name == "cap" {
 		return starlark.MakeInt(c.ch.Cap()), nil
 	}
-	// A method call (c.send(v)) looks the method up every time, and
-	// binding it to c allocates; bind each method once per channel.
-	for i, n := range chanMethodNames {
-		if n == name {
-			if c.bound[i] == nil {
-				c.bound[i] = chanMethods[name].BindReceiver(c)
-			}
-			return c.bound[i], nil
-		}
-	}
-	return nil, nil // no such method
+	return builtinAttr(c, name, chanMethods[:], c.bound[:])
 }
 
 // chanIterator is `for v in ch`: each Next is a receive by the goroutine
@@ -165,7 +164,7 @@ func chan_send(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 			return nil, err
 		}
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := caller(b.Receiver().(*Channel).m, thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +202,7 @@ func recv(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, false, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := caller(b.Receiver().(*Channel).m, thread, b)
 	if err != nil {
 		return nil, false, err
 	}
@@ -219,7 +218,7 @@ func chan_close(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := caller(b.Receiver().(*Channel).m, thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -289,13 +288,17 @@ func (sc *SelectCase) Attr(name string) (starlark.Value, error) {
 // ---- mutex ----
 
 // A Mutex is sync.Mutex, on the engine's semaphores.
-type Mutex struct{ mu *runtime.Mutex }
+type Mutex struct {
+	mu    *runtime.Mutex
+	m     *runtime.Machine
+	bound [len(mutexMethods)]*starlark.Builtin
+}
 
 var _ starlark.HasAttrs = (*Mutex)(nil)
 
-var mutexMethods = map[string]*starlark.Builtin{
-	"lock":   starlark.NewBuiltin("lock", mutex_lock),
-	"unlock": starlark.NewBuiltin("unlock", mutex_unlock),
+var mutexMethods = [...]method{
+	{"lock", starlark.NewBuiltin("lock", mutex_lock)},
+	{"unlock", starlark.NewBuiltin("unlock", mutex_unlock)},
 }
 
 var mutexAttrNames = []string{"lock", "locked", "unlock"} // sorted
@@ -310,14 +313,14 @@ func (mu *Mutex) Attr(name string) (starlark.Value, error) {
 	if name == "locked" {
 		return starlark.Bool(mu.mu.Locked()), nil
 	}
-	return builtinAttr(mu, name, mutexMethods)
+	return builtinAttr(mu, name, mutexMethods[:], mu.bound[:])
 }
 
 func mutex_lock(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := caller(b.Receiver().(*Mutex).m, thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -331,7 +334,7 @@ func mutex_unlock(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := caller(b.Receiver().(*Mutex).m, thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -347,14 +350,18 @@ func mutex_unlock(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 // ---- waitgroup ----
 
 // A WaitGroup is sync.WaitGroup, on the engine's semaphores.
-type WaitGroup struct{ wg *runtime.WaitGroup }
+type WaitGroup struct {
+	wg    *runtime.WaitGroup
+	m     *runtime.Machine
+	bound [len(waitGroupMethods)]*starlark.Builtin
+}
 
 var _ starlark.HasAttrs = (*WaitGroup)(nil)
 
-var waitGroupMethods = map[string]*starlark.Builtin{
-	"add":  starlark.NewBuiltin("add", waitgroup_add),
-	"done": starlark.NewBuiltin("done", waitgroup_done),
-	"wait": starlark.NewBuiltin("wait", waitgroup_wait),
+var waitGroupMethods = [...]method{
+	{"add", starlark.NewBuiltin("add", waitgroup_add)},
+	{"done", starlark.NewBuiltin("done", waitgroup_done)},
+	{"wait", starlark.NewBuiltin("wait", waitgroup_wait)},
 }
 
 var waitGroupAttrNames = []string{"add", "count", "done", "wait"} // sorted
@@ -369,7 +376,7 @@ func (wg *WaitGroup) Attr(name string) (starlark.Value, error) {
 	if name == "count" {
 		return starlark.MakeInt64(wg.wg.Count()), nil
 	}
-	return builtinAttr(wg, name, waitGroupMethods)
+	return builtinAttr(wg, name, waitGroupMethods[:], wg.bound[:])
 }
 
 func waitgroup_add(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -389,7 +396,7 @@ func waitgroup_done(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 
 // waitGroupAdd is wg.Add(delta), for add and done.
 func waitGroupAdd(thread *starlark.Thread, b *starlark.Builtin, delta int64) (starlark.Value, error) {
-	gr, err := goroutineOf(thread, b)
+	gr, err := caller(b.Receiver().(*WaitGroup).m, thread, b)
 	if err != nil {
 		return nil, err
 	}
@@ -403,7 +410,7 @@ func waitgroup_wait(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	gr, err := goroutineOf(thread, b)
+	gr, err := caller(b.Receiver().(*WaitGroup).m, thread, b)
 	if err != nil {
 		return nil, err
 	}

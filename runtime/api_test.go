@@ -318,3 +318,36 @@ func TestHostWaitIdle(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 }
+
+// execute: Dispatches counts every time a G is put on a CPU, and its P's
+// Schedtick advances only when the G does not inherit the time slice (a
+// runnext hand-off from a G that blocked does).
+func TestDispatchesAndSchedtick(t *testing.T) {
+	out, res := run(t, Config{Procs: 1}, func(g *G, log func(string, ...any)) error {
+		m := g.Machine()
+		ch, _ := m.NewChan(0)
+		log("main: dispatches %d tick %d", g.Dispatches(), m.Schedtick(0))
+		g.Gosched() // nothing else: straight back, a new slice
+		log("after gosched: dispatches %d tick %d", g.Dispatches(), m.Schedtick(0))
+		var child *G
+		child, _ = g.Go(func(c *G) error {
+			log("child: dispatches %d tick %d", c.Dispatches(), m.Schedtick(0))
+			return c.Send(ch, 1) // main is blocked: it goes to runnext
+		}, "child")
+		g.Recv(ch) // blocks; the child runs from runnext, inheriting
+		log("after recv: dispatches %d tick %d; child %d", g.Dispatches(), m.Schedtick(0), child.Dispatches())
+		log("no such P: %d", m.Schedtick(5))
+		return nil
+	})
+	if res.Outcome != Exited {
+		t.Fatal(res.Outcome, res.Err)
+	}
+	want := "main: dispatches 1 tick 1\n" +
+		"after gosched: dispatches 2 tick 2\n" +
+		"child: dispatches 1 tick 2\n" +
+		"after recv: dispatches 3 tick 2; child 1\n" +
+		"no such P: 0\n"
+	if out != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}

@@ -122,6 +122,23 @@ func (m *Machine) ReadyHost(gp *G, v any) error {
 // Current returns the goroutine running now, or nil.
 func (m *Machine) Current() *G { return m.curg }
 
+// Dispatches returns how many times g has been put on a CPU by execute (its
+// GoStart events, whether or not it inherited the time slice). An observer
+// that saw another value knows g was off the CPU since, without watching
+// the event stream.
+func (g *G) Dispatches() uint64 { return g.dispatches }
+
+// Schedtick returns P p's schedtick, or 0 if there is no such P. It
+// advances whenever the P starts a new time slice, which is what sysmon's
+// retake watches: a G that inherits the slice of a runnext hand-off does
+// not advance it.
+func (m *Machine) Schedtick(p int) uint32 {
+	if p < 0 || p >= len(m.allp) {
+		return 0
+	}
+	return m.allp[p].schedtick
+}
+
 // Now returns the virtual time in nanoseconds (time.Now).
 func (g *G) Now() int64 { return g.m.now }
 

@@ -537,6 +537,7 @@ func (m *Machine) execute(mp *M, gp *G, inheritTime bool) {
 	gp.mp = mp
 	casgstatus(gp, Grunnable, Grunning)
 	gp.preempt = false
+	gp.dispatches++
 	if !inheritTime {
 		pp.schedtick++
 	}

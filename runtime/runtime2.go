@@ -45,6 +45,7 @@ type G struct {
 	timer      *timer // the sleep timer
 	created    int64  // virtual time of creation
 	runtime    int64  // ns spent running (work)
+	dispatches uint64 // times put on a CPU by execute
 	Data       any    // the language's own per-goroutine data (its thread)
 }
 
