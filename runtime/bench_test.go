@@ -284,7 +284,7 @@ func BenchmarkWorkload4P(b *testing.B) {
 		if res.Outcome != Exited {
 			b.Fatal(res.Outcome, res.Err)
 		}
-		events += m.stats.Events
+		events += m.events()
 		m.Close()
 	}
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")

@@ -137,11 +137,8 @@ func (c *coro) resume() bool {
 	c.running = true
 	_, ok := c.next()
 	c.running = false
-	if !ok {
-		c.done = true
-		return false
-	}
-	return !c.fnDone
+	c.done = !ok
+	return ok && !c.fnDone
 }
 
 // yield hands control back to the side that called resume and blocks until
@@ -149,14 +146,22 @@ func (c *coro) resume() bool {
 // coroutine's stack and never returns.
 func (c *coro) yield() {
 	if !c.running {
-		panic("schedlab: yield called outside its task (from another goroutine, or after the task returned)")
+		yieldOutside()
 	}
 	c.running = false
 	if !c.yieldFn(struct{}{}) {
-		panic(coroStopped{})
+		unwind()
 	}
 	c.running = true
 }
+
+func yieldOutside() {
+	panic("schedlab: yield called outside its task (from another goroutine, or after the task returned)")
+}
+
+// unwind is a stopped coroutine's way out of yield: the panic its own
+// outermost frame recovers.
+func unwind() { panic(coroStopped{}) }
 
 // stop ends a coroutine that is parked in yield (or was never started):
 // its stack unwinds and its goroutine exits. stop of a finished coroutine

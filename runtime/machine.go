@@ -172,6 +172,7 @@ type Machine struct {
 	result      Result
 	interrupted atomic.Pointer[error]
 	stats       Stats
+	evcount     [evKindCount]int64 // events emitted, by kind
 }
 
 // NewMachine returns a Machine with cfg.Procs idle Ps, ready for Start.
@@ -207,12 +208,17 @@ func (m *Machine) cheaprandn(n uint32) uint32 { return m.rng.Uint32N(n) }
 // for callers (the language) that need randomness that replays with the seed.
 func (m *Machine) Rand(n uint32) uint32 { return m.cheaprandn(n) }
 
-// emit sends one event to the tracer, if any.
+// emit counts one event and sends it to the tracer, if any. It is small
+// enough to be inlined: with tracing off, an event is one increment.
 func (m *Machine) emit(kind EventKind, pp *P, mp *M, gp *G, g2 *G, p2 int32, arg int64, reason string) {
-	m.countEvent(kind)
-	if m.cfg.Tracer == nil {
-		return
+	m.evcount[kind]++
+	if m.cfg.Tracer != nil {
+		m.trace(kind, pp, mp, gp, g2, p2, arg, reason)
 	}
+}
+
+// trace builds the event and calls the tracer.
+func (m *Machine) trace(kind EventKind, pp *P, mp *M, gp *G, g2 *G, p2 int32, arg int64, reason string) {
 	m.evseq++
 	ev := &m.ev
 	*ev = Event{Seq: m.evseq, Time: m.now, P: -1, M: -1, P2: p2, Kind: kind, Arg: arg, Reason: reason}
@@ -503,38 +509,23 @@ func (m *Machine) perform(a action) {
 // Stats are the Machine's counters, as stats() shows them.
 type Stats struct {
 	Goroutines    int   // created in all
-	Switches      int64 // GoStart events: Gs put on a CPU
 	Steals        int64 // successful runqsteal calls
 	Stolen        int64 // Gs moved by stealing
-	Preemptions   int64 // GoPreempt events
-	Syscalls      int64 // GoSyscallBegin events
-	Handoffs      int64 // Ps retaken from a syscall by sysmon
 	GlobalPuts    int64 // Gs put on the global queue
 	Spawns        int64 // newproc calls
 	GFreeReused   int64 // spawns that reused a dead G
-	TimersFired   int64
-	ParkedTotal   int64 // GoBlock events
 	MaxThreads    int   // most Ms ever alive (all Ms are kept)
 	MaxGoroutines int   // most Gs alive at once
-	Events        int64 // scheduling events emitted (counted with or without a tracer)
 }
 
-func (m *Machine) countEvent(kind EventKind) {
-	m.stats.Events++
-	switch kind {
-	case EvGoStart:
-		m.stats.Switches++
-	case EvGoPreempt:
-		m.stats.Preemptions++
-	case EvGoSyscallBegin:
-		m.stats.Syscalls++
-	case EvProcSteal:
-		m.stats.Handoffs++
-	case EvTimerFire:
-		m.stats.TimersFired++
-	case EvGoBlock:
-		m.stats.ParkedTotal++
+// events returns the number of events emitted (counted with or without a
+// tracer).
+func (m *Machine) events() int64 {
+	var n int64
+	for _, c := range m.evcount {
+		n += c
 	}
+	return n
 }
 
 // Counter is one named scheduler counter.
@@ -560,18 +551,18 @@ func (m *Machine) Counters() []Counter {
 		{"spinning", spinning},
 		{"idle_procs", idle},
 		{"global_runq", int64(m.runq.size)},
-		{"switches", s.Switches},
+		{"switches", m.evcount[EvGoStart]},
 		{"spawns", s.Spawns},
 		{"gfree_reused", s.GFreeReused},
 		{"steals", s.Steals},
 		{"stolen", s.Stolen},
-		{"preemptions", s.Preemptions},
-		{"syscalls", s.Syscalls},
-		{"handoffs", s.Handoffs},
+		{"preemptions", m.evcount[EvGoPreempt]},
+		{"syscalls", m.evcount[EvGoSyscallBegin]},
+		{"handoffs", m.evcount[EvProcSteal]},
 		{"global_puts", s.GlobalPuts},
-		{"timers_fired", s.TimersFired},
-		{"blocks", s.ParkedTotal},
-		{"events", s.Events},
+		{"timers_fired", m.evcount[EvTimerFire]},
+		{"blocks", m.evcount[EvGoBlock]},
+		{"events", m.events()},
 	}
 }
 

@@ -149,15 +149,11 @@ func (m *Machine) stopm(mp *M) {
 // wakep tries to start a spinning M on an idle P, if no M is spinning.
 // Mirrors wakep.
 func (m *Machine) wakep() {
-	if m.nmspinning != 0 {
-		return
-	}
-	pp := m.pidleget()
-	if pp == nil {
+	if m.nmspinning != 0 || len(m.pidle) == 0 {
 		return
 	}
 	m.nmspinning++
-	m.startm(pp, true)
+	m.startm(m.pidleget(), true)
 }
 
 // becomeSpinning marks mp as spinning. Mirrors m.becomeSpinning.
@@ -559,9 +555,13 @@ func (m *Machine) execute(mp *M, gp *G, inheritTime bool) {
 // (BenchmarkPullDepth, docs/performance.md).
 func (m *Machine) resume(gp *G) {
 	if m.handoff != nil {
-		throw(fmt.Sprintf("resume of G%d: G%d is already handed the baton", gp.goid, m.handoff.goid))
+		m.badResume(gp)
 	}
 	m.handoff = gp
+}
+
+func (m *Machine) badResume(gp *G) {
+	throw(fmt.Sprintf("resume of G%d: G%d is already handed the baton", gp.goid, m.handoff.goid))
 }
 
 // exited deals with a G whose coroutine ended: its function returned or
@@ -881,10 +881,14 @@ func (m *Machine) wakeSysmon() {
 // awake by then; here nothing else could wake it).
 func (m *Machine) resumeSysmon() {
 	if m.sysmonWaiting {
-		m.sysmonWaiting = false
-		m.sysmonDeep = false
-		m.sysmonAfter(m.sysmonDelay)
+		m.restartSysmon()
 	}
+}
+
+func (m *Machine) restartSysmon() {
+	m.sysmonWaiting = false
+	m.sysmonDeep = false
+	m.sysmonAfter(m.sysmonDelay)
 }
 
 // nextTimer returns the earliest timer deadline over all Ps, or -1.

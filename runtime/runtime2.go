@@ -18,24 +18,28 @@ package runtime
 
 // A G is a goroutine.
 type G struct {
+	// The fields every scheduling round trip touches come first, in one
+	// cache line: with thousands of Gs, each switch meets a cold G.
 	m          *Machine
+	co         *coro
+	mp         *M     // the M running this G, nil if none
+	schedlink  *G     // next G on a gQueue or gList
+	dispatches uint64 // times put on a CPU by execute
+	gen        uint64
 	goid       int64  // goroutine id, from the creating P's goidcache
 	status     Status // see status.go
+	preempt    bool   // preemption requested (gp.preempt)
+
 	waitreason string // why the G is waiting, when status is Gwaiting
 	name       string // the function it runs, for traces and dumps
 	fn         Func
-	co         *coro
-	mp         *M // the M running this G, nil if none
 
-	schedlink *G  // next G on a gQueue or gList
-	param     any // the value passed by the G that readied it (gp.param)
-	hostWait  bool
+	param    any // the value passed by the G that readied it (gp.param)
+	hostWait bool
 
 	parkedByUser bool  // parked by Park, so Ready may wake it
 	workLeft     int64 // ns of work still to do after a preemption
 	workUntil    int64 // when the current work chunk ends
-	gen          uint64
-	preempt      bool // preemption requested (gp.preempt)
 
 	selectDone bool   // select: a case has won (gp.selectDone)
 	waiting    *sudog // sudogs this G is blocked on (gp.waiting)
@@ -45,7 +49,6 @@ type G struct {
 	timer      *timer // the sleep timer
 	created    int64  // virtual time of creation
 	runtime    int64  // ns spent running (work)
-	dispatches uint64 // times put on a CPU by execute
 	Data       any    // the language's own per-goroutine data (its thread)
 }
 

@@ -101,17 +101,33 @@ var legalTransition = [...]uint16{
 	Gleaked:    0,
 }
 
+// legal[from][to] is legalTransition as a table, for casgstatus.
+var legal = func() (t [len(legalTransition)][len(legalTransition)]bool) {
+	for from, set := range legalTransition {
+		for to := range t[from] {
+			t[from][to] = set&(1<<to) != 0
+		}
+	}
+	return t
+}()
+
 // casgstatus moves gp from oldval to newval. Any other current state, or a
 // transition the runtime never makes, is a simulator bug. Mirrors
 // casgstatus in proc.go.
 func casgstatus(gp *G, oldval, newval Status) {
+	if gp.status != oldval || !legal[oldval][newval] {
+		badgstatus(gp, oldval, newval)
+	}
+	gp.status = newval
+}
+
+// badgstatus throws for a casgstatus that is not allowed. It is apart from
+// casgstatus so that casgstatus is small enough to be inlined.
+func badgstatus(gp *G, oldval, newval Status) {
 	if gp.status != oldval {
 		throw(fmt.Sprintf("casgstatus: G%d is %v, want %v (moving to %v)", gp.goid, gp.status, oldval, newval))
 	}
-	if int(oldval) >= len(legalTransition) || legalTransition[oldval]&(1<<newval) == 0 {
-		throw(fmt.Sprintf("casgstatus: illegal transition %v → %v for G%d", oldval, newval, gp.goid))
-	}
-	gp.status = newval
+	throw(fmt.Sprintf("casgstatus: illegal transition %v → %v for G%d", oldval, newval, gp.goid))
 }
 
 // PStatus is a P's state.
