@@ -91,7 +91,11 @@ func spawn(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 		child.site = thread.CallFrame(1)
 	}
 	gr.account()
-	ng, err := gr.g.Go(child.main(nil), child.name)
+	f := child.main(nil)
+	if r.wrapGoroutine != nil {
+		f = r.wrapGoroutine(f)
+	}
+	ng, err := gr.g.Go(f, child.name)
 	gr.arm()
 	if err != nil {
 		child.forget()

@@ -76,6 +76,10 @@ type run struct {
 	printFn      func(thread *starlark.Thread, msg string)
 	onMaxStepsFn func(thread *starlark.Thread)
 	park         *starlark.Builtin // the run's park, which the leak check recognises
+	// wrapGoroutine, if set, wraps the Func of every spawned goroutine
+	// (the REPL's: a goroutine that fails reports it and exits, and the
+	// world goes on).
+	wrapGoroutine func(runtime.Func) runtime.Func
 
 	sliceSteps uint64
 	wedgeSteps uint64

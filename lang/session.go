@@ -481,7 +481,7 @@ func (s *Session) newWorld(quiet bool) *world {
 		resumec: make(chan goal),
 	}
 	r.stdout = io.Discard
-	r.predeclared["spawn"] = starlark.NewBuiltin("spawn", w.spawn)
+	r.wrapGoroutine = w.survive // a goroutine that fails does not end the world
 	w.globals = make(starlark.StringDict, len(r.predeclared))
 	for k, v := range r.predeclared {
 		w.globals[k] = v
@@ -790,42 +790,6 @@ func (w *world) load(thread *starlark.Thread, name string) (starlark.StringDict,
 	g.Freeze()
 	mod.globals, mod.err, mod.state = g, err, moduleLoaded
 	return g, err
-}
-
-// spawn is the session's spawn: the builtin's twin (see builtins.go),
-// except that a goroutine whose function fails reports it and exits
-// without ending the world.
-func (w *world) spawn(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	if len(args) == 0 {
-		return nil, fmt.Errorf("%s: missing argument for fn", b.Name())
-	}
-	fn, ok := args[0].(starlark.Callable)
-	if !ok {
-		return nil, fmt.Errorf("%s: for parameter fn: got %s, want callable", b.Name(), args[0].Type())
-	}
-	gr, err := w.r.goroutineOf(thread, b)
-	if err != nil {
-		return nil, err
-	}
-	fargs := append(starlark.Tuple(nil), args[1:]...)
-	fkwargs := append([]starlark.Tuple(nil), kwargs...)
-	child := gr.run.newGoroutine(fn.Name(), fn)
-	child.parent = gr.id
-	if thread.CallStackDepth() > 1 {
-		child.site = thread.CallFrame(1)
-	}
-	gr.account()
-	ng, err := gr.g.Go(w.survive(child.main(func() error {
-		_, err := starlark.Call(child.thread, fn, fargs, fkwargs)
-		return err
-	})), child.name)
-	gr.arm()
-	if err != nil {
-		child.forget()
-		return nil, err
-	}
-	child.bind(ng)
-	return child.task, nil
 }
 
 // survive wraps a goroutine's function: an error it ends with (a panic, a
