@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,41 @@ func TestRunnextOrder(t *testing.T) {
 	want := "g9\ng0\ng1\ng2\ng3\ng4\ng5\ng6\ng7\ng8\n"
 	if out != want {
 		t.Errorf("order:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// The action heap pops in (when, seq) order whatever order the actions
+// were pushed in, interleaving pushes and pops as a run does.
+func TestActionHeapOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var h actionHeap
+	var seq uint64
+	var lastWhen int64
+	var lastSeq uint64
+	popped := 0
+	for round := range 20000 {
+		if rng.IntN(3) != 0 || len(h) == 0 {
+			seq++
+			// Never earlier than what was popped last, as after() does.
+			h.push(action{when: lastWhen + int64(rng.IntN(5)), seq: seq})
+			continue
+		}
+		a := h.pop()
+		if a.when < lastWhen || a.when == lastWhen && a.seq < lastSeq {
+			t.Fatalf("round %d: popped (%d, %d) after (%d, %d)", round, a.when, a.seq, lastWhen, lastSeq)
+		}
+		lastWhen, lastSeq = a.when, a.seq
+		popped++
+	}
+	for len(h) > 0 {
+		a := h.pop()
+		if a.when < lastWhen || a.when == lastWhen && a.seq < lastSeq {
+			t.Fatalf("drain: popped (%d, %d) after (%d, %d)", a.when, a.seq, lastWhen, lastSeq)
+		}
+		lastWhen, lastSeq = a.when, a.seq
+		popped++
+	}
+	if popped != int(seq) {
+		t.Errorf("popped %d of %d", popped, seq)
 	}
 }
