@@ -415,7 +415,7 @@ func (r *run) noteAfter(c *runtime.Chan) {
 // timer's value is the only int64 that reaches the language unconverted
 // (Starlark values are sent as starlark.Value): it means the timer fired.
 func (r *run) noteRecv(c *runtime.Chan, v any) {
-	if _, ok := v.(int64); ok {
+	if _, ok := v.(int64); ok && len(r.timerChans) > 0 {
 		delete(r.timerChans, c)
 	}
 }

@@ -90,8 +90,8 @@ type run struct {
 	timerPrune int                    // prune timerChans when it grows to this size
 
 	timedOut atomic.Bool
-	mu       sync.Mutex                // guards threads, which the timeout cancels
-	threads  map[*starlark.Thread]bool // threads of goroutines still alive
+	mu       sync.Mutex   // guards alive and the goroutines' threads, which the timeout cancels
+	alive    []*goroutine // goroutines still alive, whose threads the timeout cancels; gr.slot indexes it
 }
 
 func newRun(opts Options) *run {
@@ -101,7 +101,6 @@ func newRun(opts Options) *run {
 		modules:    make(map[string]*module),
 		sliceSteps: opts.SliceSteps,
 		wedgeSteps: opts.WedgeSteps,
-		threads:    make(map[*starlark.Thread]bool),
 		perturbed:  opts.Perturb.PreemptProb > 0 || opts.Perturb.PCTDepth > 0,
 	}
 	if r.stdout == nil {
@@ -152,8 +151,8 @@ func (r *run) timeout() {
 	r.timedOut.Store(true)
 	r.m.Interrupt(r.timeoutError())
 	r.mu.Lock()
-	for th := range r.threads {
-		th.Cancel("wall-clock timeout")
+	for _, gr := range r.alive {
+		gr.thread.Cancel("wall-clock timeout")
 	}
 	r.mu.Unlock()
 }
@@ -186,6 +185,7 @@ type goroutine struct {
 	limit      *runtime.LimitError // a step limit this goroutine ran into
 	stack      starlark.CallStack  // the stack at the error that ended it
 	ended      bool                // its function returned (or failed)
+	slot       int                 // its index in run.alive, -1 once forgotten
 }
 
 // newGoroutine makes the goroutine and thread that will run fn. The
@@ -206,7 +206,8 @@ func (r *run) newGoroutine(name string, fn starlark.Callable) *goroutine {
 	}
 	gr.thread = th
 	r.mu.Lock()
-	r.threads[th] = true
+	gr.slot = len(r.alive)
+	r.alive = append(r.alive, gr)
 	if r.timedOut.Load() {
 		th.Cancel("wall-clock timeout")
 	}
@@ -229,7 +230,13 @@ func (gr *goroutine) bind(g *runtime.G) {
 func (gr *goroutine) forget() {
 	r := gr.run
 	r.mu.Lock()
-	delete(r.threads, gr.thread)
+	if i := gr.slot; i >= 0 {
+		last := r.alive[len(r.alive)-1]
+		r.alive[i], last.slot = last, i
+		r.alive[len(r.alive)-1] = nil
+		r.alive = r.alive[:len(r.alive)-1]
+		gr.slot = -1
+	}
 	r.mu.Unlock()
 }
 

@@ -750,10 +750,8 @@ func (w *world) renewThread(gr *goroutine) {
 		r.opts.OnThread(th)
 	}
 	r.mu.Lock()
-	delete(r.threads, old)
-	r.threads[th] = true
+	gr.thread = th // the timeout reads it
 	r.mu.Unlock()
-	gr.thread = th
 	gr.counted = 0
 }
 
