@@ -249,16 +249,52 @@ func (g *G) chansend(c *Chan, v any, block bool) (bool, error) {
 		return false, nil
 	}
 	// Block on the channel until a receiver takes the value.
-	mysg := &sudog{g: g, c: c, elem: v}
+	mysg := m.acquireSudog(g, c)
+	mysg.elem = v
 	c.sendq.enqueue(mysg)
 	g.waitingOn = append(g.waitingOn[:0], c)
 	m.gopark(g, WaitReasonChanSend)
 	g.co.yield()
-	if !mysg.success {
+	g.param = nil
+	ok := mysg.success
+	m.releaseSudog(mysg)
+	if !ok {
 		return false, ErrSendOnClosed
 	}
 	return true, nil
 }
+
+// acquireSudog returns a sudog for g waiting on c, from the Machine's
+// cache when it has one. Mirrors acquireSudog, whose cache is per P; here
+// only one G runs at a time, and one cache serves them all.
+func (m *Machine) acquireSudog(g *G, c *Chan) *sudog {
+	var sg *sudog
+	if n := len(m.sudogcache); n > 0 {
+		sg = m.sudogcache[n-1]
+		m.sudogcache[n-1] = nil
+		m.sudogcache = m.sudogcache[:n-1]
+	} else {
+		sg = new(sudog)
+	}
+	sg.g, sg.c = g, c
+	return sg
+}
+
+// releaseSudog clears sg, which must be on no wait queue any more, and
+// keeps it for the next acquireSudog. Mirrors releaseSudog.
+func (m *Machine) releaseSudog(sg *sudog) {
+	if sg.next != nil || sg.prev != nil {
+		throw("releaseSudog: sudog still on a wait queue")
+	}
+	*sg = sudog{}
+	if len(m.sudogcache) < sudogCacheMax {
+		m.sudogcache = append(m.sudogcache, sg)
+	}
+}
+
+// sudogCacheMax bounds the sudogs kept for reuse (the runtime keeps up to
+// 128 per P, and moves half to a central cache when one fills).
+const sudogCacheMax = 128
 
 // send hands v to the receiver sg and readies it. Mirrors send.
 func (g *G) send(c *Chan, sg *sudog, v any) {
@@ -305,12 +341,15 @@ func (g *G) chanrecv(c *Chan, block bool) (v any, selected, received bool) {
 	if !block {
 		return nil, false, false
 	}
-	mysg := &sudog{g: g, c: c}
+	mysg := m.acquireSudog(g, c)
 	c.recvq.enqueue(mysg)
 	g.waitingOn = append(g.waitingOn[:0], c)
 	m.gopark(g, WaitReasonChanReceive)
 	g.co.yield()
-	return mysg.elem, true, mysg.success
+	g.param = nil
+	v, received = mysg.elem, mysg.success
+	m.releaseSudog(mysg)
+	return v, true, received
 }
 
 // recv takes a value from the blocked sender sg and readies it.

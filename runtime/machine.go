@@ -145,17 +145,18 @@ type Machine struct {
 	midle      []*M // idle Ms, a stack (mput/mget)
 	nmspinning int32
 
-	coroFree []*coro // finished pooled coroutines, for newproc1 to reuse
-	runq     gQueue  // the global run queue
-	gFree    gList   // global cache of dead Gs
-	allg     []*G    // every G ever made, in creation order
-	goidgen  int64
-	nchan    int64
-	ngalive  int // Gs that are not dead
-	curg     *G  // the G whose coroutine is running, if any
-	handoff  *G  // the G the current action chose to run; Step switches to it
-	mainG    *G  // G1
-	stealOrd randomOrder
+	coroFree   []*coro  // finished pooled coroutines, for newproc1 to reuse
+	sudogcache []*sudog // released sudogs, for acquireSudog
+	runq       gQueue   // the global run queue
+	gFree      gList    // global cache of dead Gs
+	allg       []*G     // every G ever made, in creation order
+	goidgen    int64
+	nchan      int64
+	ngalive    int // Gs that are not dead
+	curg       *G  // the G whose coroutine is running, if any
+	handoff    *G  // the G the current action chose to run; Step switches to it
+	mainG      *G  // G1
+	stealOrd   randomOrder
 
 	sysmonStarted bool   // the first G ran
 	sysmonDeep    bool   // sleeping until the next timer: all Ps idle

@@ -726,7 +726,8 @@ func (m *Machine) gopark(gp *G, reason string) {
 func (m *Machine) ready(gp *G, pp *P, by *G, next bool) {
 	casgstatus(gp, Gwaiting, Grunnable)
 	gp.waitreason = ""
-	gp.waitingOn = nil
+	clear(gp.waitingOn) // keep the array for its next wait, not what it held
+	gp.waitingOn = gp.waitingOn[:0]
 	where := int64(1)
 	if !next {
 		where = 0

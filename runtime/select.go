@@ -118,20 +118,24 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 	g.selectDone = false
 	g.param = nil
 	g.waitingOn = g.waitingOn[:0]
-	var sgs []*sudog
+	// The G's sudogs, in case order, linked through waitlink from
+	// g.waiting, as selectgo links them.
+	nextp := &g.waiting
 	for i := range cases {
 		cas := &cases[i]
 		if cas.Chan == nil {
 			continue
 		}
-		sg := &sudog{g: g, c: cas.Chan, isSelect: true, caseIdx: i}
+		sg := m.acquireSudog(g, cas.Chan)
+		sg.isSelect, sg.caseIdx = true, i
 		if cas.Dir == SelectSend {
 			sg.elem = cas.Send
 			cas.Chan.sendq.enqueue(sg)
 		} else {
 			cas.Chan.recvq.enqueue(sg)
 		}
-		sgs = append(sgs, sg)
+		*nextp = sg
+		nextp = &sg.waitlink
 		g.waitingOn = append(g.waitingOn, cas.Chan)
 	}
 	m.gopark(g, WaitReasonSelect)
@@ -144,21 +148,26 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 	if won == nil {
 		throw("selectgo: woken without a winning case")
 	}
-	for _, sg := range sgs {
-		if sg == won {
-			continue
+	idx, elem, success := won.caseIdx, won.elem, won.success
+	sg := g.waiting
+	g.waiting = nil
+	for sg != nil {
+		if sg != won {
+			if cases[sg.caseIdx].Dir == SelectSend {
+				sg.c.sendq.remove(sg)
+			} else {
+				sg.c.recvq.remove(sg)
+			}
 		}
-		if cases[sg.caseIdx].Dir == SelectSend {
-			sg.c.sendq.remove(sg)
-		} else {
-			sg.c.recvq.remove(sg)
-		}
+		next := sg.waitlink
+		m.releaseSudog(sg)
+		sg = next
 	}
-	if cases[won.caseIdx].Dir == SelectSend {
-		if !won.success {
-			return won.caseIdx, nil, false, ErrSendOnClosed
+	if cases[idx].Dir == SelectSend {
+		if !success {
+			return idx, nil, false, ErrSendOnClosed
 		}
-		return won.caseIdx, nil, false, nil
+		return idx, nil, false, nil
 	}
-	return won.caseIdx, won.elem, won.success, nil
+	return idx, elem, success, nil
 }
