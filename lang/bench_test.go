@@ -264,6 +264,9 @@ for i in range(N):
     if i % 64 == 63:
         gosched()
 `},
+	// One op is a select of two receive cases, one of them ready (a
+	// buffered send first): selectgo's first pass finds it.
+	{"select_ready", "c = chan(1)\nd = chan()\nfor _ in range(N):\n    c.send(1)\n    select(c.on_recv(), d.on_recv())\n"},
 	// One op is a ping-pong of an unbuffered channel: main sends, the
 	// other goroutine receives and sends back: two blocking handoffs.
 	{"chan_pingpong", `

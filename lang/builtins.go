@@ -193,16 +193,24 @@ func chan_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 // a send), ok false only for a receive from a closed channel.
 func select_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	dflt := false
-	if err := starlark.UnpackArgs(b.Name(), nil, kwargs, "default?", &dflt); err != nil {
-		return nil, err
+	if len(kwargs) > 0 {
+		if err := unpackDefault(b, kwargs, &dflt); err != nil {
+			return nil, err
+		}
 	}
-	cases := make([]runtime.SelectCase, len(args))
+	// A select of up to four cases needs no allocation for them: the
+	// engine does not keep the slice.
+	var buf [4]runtime.SelectCase
+	cases := buf[:0]
+	if len(args) > len(buf) {
+		cases = make([]runtime.SelectCase, 0, len(args))
+	}
 	for i, arg := range args {
 		sc, ok := arg.(*SelectCase)
 		if !ok {
 			return nil, fmt.Errorf("%s: argument %d: got %s, want a case made by ch.on_recv() or ch.on_send(v)", b.Name(), i+1, arg.Type())
 		}
-		cases[i] = runtime.SelectCase{Dir: sc.dir, Chan: sc.c.ch, Send: sc.v}
+		cases = append(cases, runtime.SelectCase{Dir: sc.dir, Chan: sc.c.ch, Send: sc.v})
 	}
 	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
@@ -221,6 +229,16 @@ func select_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 		ok = true // the send took place
 	}
 	return starlark.Tuple{starlark.MakeInt(i), toValue(v), starlark.Bool(ok)}, nil
+}
+
+// unpackDefault unpacks select's one keyword argument, default. It is
+// apart from select so that the flag escapes to the heap only when there
+// are keyword arguments to unpack.
+func unpackDefault(b *starlark.Builtin, kwargs []starlark.Tuple, dflt *bool) error {
+	d := *dflt
+	err := starlark.UnpackArgs(b.Name(), nil, kwargs, "default?", &d)
+	*dflt = d
+	return err
 }
 
 // sleep(d): time.Sleep on the virtual clock.

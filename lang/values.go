@@ -93,7 +93,8 @@ type Channel struct {
 	ch *runtime.Chan
 	m  *runtime.Machine // to find the goroutine that iterates over it
 
-	bound [len(chanMethods)]*starlark.Builtin // its methods, bound to it (see builtinAttr)
+	bound    [len(chanMethods)]*starlark.Builtin // its methods, bound to it (see builtinAttr)
+	recvCase *SelectCase                         // what on_recv returns, made on first use
 }
 
 var (
@@ -232,7 +233,11 @@ func chan_on_recv(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
-	return &SelectCase{c: b.Receiver().(*Channel), dir: runtime.SelectRecv, v: starlark.None}, nil
+	c := b.Receiver().(*Channel)
+	if c.recvCase == nil { // it never changes: made once per channel
+		c.recvCase = &SelectCase{c: c, dir: runtime.SelectRecv, v: starlark.None}
+	}
+	return c.recvCase, nil
 }
 
 func chan_on_send(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
