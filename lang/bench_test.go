@@ -264,6 +264,11 @@ for i in range(N):
     if i % 64 == 63:
         gosched()
 `},
+	// One op is an uncontended lock and unlock.
+	{"mutex", "mu = mutex()\nfor _ in range(N):\n    mu.lock()\n    mu.unlock()\n"},
+	// One op is a sleep of 1µs with nothing else to run: a timer, the P
+	// idle until it fires, and back.
+	{"sleep", "for _ in range(N):\n    sleep(\"1us\")\n"},
 	// One op is a select of two receive cases, one of them ready (a
 	// buffered send first): selectgo's first pass finds it.
 	{"select_ready", "c = chan(1)\nd = chan()\nfor _ in range(N):\n    c.send(1)\n    select(c.on_recv(), d.on_recv())\n"},

@@ -231,6 +231,22 @@ func select_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 	return starlark.Tuple{starlark.MakeInt(i), toValue(v), starlark.Bool(ok)}, nil
 }
 
+// unpackDuration unpacks the one argument d of sleep, work and syscall:
+// directly in the common case of one positional argument, through
+// UnpackArgs (where d escapes to the heap) otherwise.
+func unpackDuration(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (duration, error) {
+	var d duration
+	if len(args) == 1 && len(kwargs) == 0 {
+		if err := d.Unpack(args[0]); err != nil {
+			return 0, fmt.Errorf("%s: for parameter d: %s", b.Name(), err)
+		}
+		return d, nil
+	}
+	var dp duration
+	err := starlark.UnpackArgs(b.Name(), args, kwargs, "d", &dp)
+	return dp, err
+}
+
 // unpackDefault unpacks select's one keyword argument, default. It is
 // apart from select so that the flag escapes to the heap only when there
 // are keyword arguments to unpack.
@@ -280,8 +296,8 @@ func syscall(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 // durationArg unpacks the one non-negative duration d of sleep, work and
 // syscall.
 func durationArg(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (*goroutine, int64, error) {
-	var d duration
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "d", &d); err != nil {
+	d, err := unpackDuration(b, args, kwargs)
+	if err != nil {
 		return nil, 0, err
 	}
 	ns, err := d.nonNegative(b.Name())

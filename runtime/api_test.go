@@ -393,3 +393,21 @@ func TestBlockingAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// A goroutine that sleeps again and again reuses its own timer (gp.timer),
+// as time.Sleep does: once warm, a sleep allocates nothing.
+func TestSleepAllocatesNothing(t *testing.T) {
+	m := NewMachine(Config{Procs: 1})
+	m.Start(func(g *G) error {
+		for {
+			g.Sleep(1000)
+		}
+	})
+	defer m.Close()
+	for range 100 {
+		m.Step()
+	}
+	if allocs := testing.AllocsPerRun(1000, func() { m.Step() }); allocs != 0 {
+		t.Errorf("%.2f allocations per step, want 0", allocs)
+	}
+}

@@ -46,7 +46,7 @@ type G struct {
 	waitingOn  []any  // the objects (channels, mutexes, ...) it waits on, for the leak check
 	err        error  // the error the G's function returned
 	createdBy  int64  // goid of the creator, 0 for main
-	timer      *timer // the sleep timer
+	timer      *timer // the sleep timer, kept from one sleep to the next (gp.timer)
 	created    int64  // virtual time of creation
 	runtime    int64  // ns spent running (work)
 	Data       any    // the language's own per-goroutine data (its thread)

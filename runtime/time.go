@@ -112,9 +112,7 @@ func (m *Machine) runOneTimer(t *timer, pp *P) {
 	switch {
 	case t.gp != nil:
 		m.emit(EvTimerFire, pp, pp.m, nil, t.gp, -1, t.when, "sleep")
-		gp := t.gp
-		gp.timer = nil
-		m.ready(gp, pp, nil, true)
+		m.ready(t.gp, pp, nil, true)
 	case t.c != nil:
 		m.emit(EvTimerFire, pp, pp.m, nil, nil, -1, t.when, "after")
 		m.chansendTimer(t.c, pp, m.now)
@@ -156,8 +154,14 @@ func (g *G) Sleep(d int64) {
 	}
 	m := g.m
 	pp := g.mp.p
-	t := &timer{when: m.now + m.jitter(d), gp: g}
-	g.timer = t
+	// The G's own timer, made at its first sleep and reused by the next:
+	// the one it slept on has fired (nothing else wakes a sleep).
+	t := g.timer
+	if t == nil {
+		t = new(timer)
+		g.timer = t
+	}
+	*t = timer{when: m.now + m.jitter(d), gp: g}
 	m.emit(EvGoSleep, pp, g.mp, g, nil, -1, t.when, "")
 	m.addtimer(pp, t)
 	m.gopark(g, WaitReasonSleep)
