@@ -222,9 +222,6 @@ func select_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err != nil {
 		return nil, err
 	}
-	if i >= 0 {
-		gr.run.noteRecv(cases[i].Chan, v)
-	}
 	if i >= 0 && cases[i].Dir == runtime.SelectSend {
 		ok = true // the send took place
 	}
@@ -334,7 +331,6 @@ func after(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 		return nil, err
 	}
 	c := gr.g.After(int64(d))
-	gr.run.noteAfter(c)
 	return &Channel{ch: c, m: gr.g.Machine()}, nil
 }
 

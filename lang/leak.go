@@ -168,7 +168,7 @@ func (r *run) findLeaks(extra []starlark.StringDict) []*runtime.G {
 	for _, d := range extra {
 		lc.dict(d)
 	}
-	for c := range r.timerChans {
+	for _, c := range r.m.PendingAfterChans() {
 		lc.reach(c)
 	}
 
@@ -390,32 +390,4 @@ func (r *run) markLeaks() int {
 		r.m.MarkLeaked(g)
 	}
 	return len(leaked)
-}
-
-// noteAfter records c, the channel of an after() whose timer has not fired
-// yet: a root of the leak check until it fires. Fired timers are dropped
-// when their value is received (noteRecv) or, once there are many, when
-// their value sits in the buffer.
-func (r *run) noteAfter(c *runtime.Chan) {
-	if r.timerChans == nil {
-		r.timerChans = make(map[*runtime.Chan]bool)
-	}
-	if len(r.timerChans) >= r.timerPrune {
-		for c := range r.timerChans {
-			if len(c.Buffered()) > 0 {
-				delete(r.timerChans, c)
-			}
-		}
-		r.timerPrune = 2*len(r.timerChans) + 64
-	}
-	r.timerChans[c] = true
-}
-
-// noteRecv is told of every value v received from c by a builtin. A
-// timer's value is the only int64 that reaches the language unconverted
-// (Starlark values are sent as starlark.Value): it means the timer fired.
-func (r *run) noteRecv(c *runtime.Chan, v any) {
-	if _, ok := v.(int64); ok && len(r.timerChans) > 0 {
-		delete(r.timerChans, c)
-	}
 }

@@ -83,11 +83,9 @@ type run struct {
 
 	sliceSteps uint64
 	wedgeSteps uint64
-	perturbed  bool                   // Options.Perturb may preempt at safe points
-	steps      uint64                 // steps of all goroutines, as of the last account
-	pslice     []pslice               // by P: the steps of its current time slice
-	timerChans map[*runtime.Chan]bool // after() channels whose timer may not have fired, for the leak check
-	timerPrune int                    // prune timerChans when it grows to this size
+	perturbed  bool     // Options.Perturb may preempt at safe points
+	steps      uint64   // steps of all goroutines, as of the last account
+	pslice     []pslice // by P: the steps of its current time slice
 
 	timedOut atomic.Bool
 	mu       sync.Mutex   // guards alive and the goroutines' threads, which the timeout cancels

@@ -145,7 +145,6 @@ func (it *chanIterator) Next(p *starlark.Value) bool {
 	gr.account()
 	v, ok := gr.g.Recv(it.c.ch)
 	gr.arm()
-	gr.run.noteRecv(it.c.ch, v)
 	if !ok {
 		return false
 	}
@@ -211,7 +210,6 @@ func recv(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 	ch := b.Receiver().(*Channel).ch
 	v, ok := gr.g.Recv(ch)
 	gr.arm()
-	gr.run.noteRecv(ch, v)
 	return toValue(v), ok, nil
 }
 

@@ -411,3 +411,38 @@ func TestSleepAllocatesNothing(t *testing.T) {
 		t.Errorf("%.2f allocations per step, want 0", allocs)
 	}
 }
+
+// PendingAfterChans lists the channels of After timers until they fire.
+func TestPendingAfterChans(t *testing.T) {
+	out, res := run(t, Config{Procs: 2}, func(g *G, log func(string, ...any)) error {
+		m := g.Machine()
+		a := g.After(5)
+		b := g.After(10)
+		pending := func() string {
+			var s []string
+			for _, c := range m.PendingAfterChans() {
+				switch c {
+				case a:
+					s = append(s, "a")
+				case b:
+					s = append(s, "b")
+				default:
+					s = append(s, "?")
+				}
+			}
+			return strings.Join(s, ",")
+		}
+		log("before: %s", pending())
+		g.Recv(a)
+		log("after a: %s", pending())
+		g.Sleep(20)
+		log("after both: %q", pending())
+		return nil
+	})
+	if res.Outcome != Exited {
+		t.Fatal(res.Outcome, res.Err)
+	}
+	if want := "before: a,b\nafter a: b\nafter both: \"\"\n"; out != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}

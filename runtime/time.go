@@ -180,3 +180,19 @@ func (g *G) After(d int64) *Chan {
 	m.addtimer(g.mp.p, t)
 	return c
 }
+
+// PendingAfterChans returns the channels of the After timers that have not
+// fired yet, on every P, in a fixed order: a goroutine blocked receiving
+// from one of them will be woken when its timer fires. For the language's
+// leak check, whose roots they are.
+func (m *Machine) PendingAfterChans() []*Chan {
+	var cs []*Chan
+	for _, pp := range m.allp {
+		for _, t := range pp.timers {
+			if t.c != nil {
+				cs = append(cs, t.c)
+			}
+		}
+	}
+	return cs
+}
