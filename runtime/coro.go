@@ -155,6 +155,7 @@ func (c *coro) yield() {
 	c.running = true
 }
 
+// yieldOutside panics for a yield from outside the coroutine's function.
 func yieldOutside() {
 	panic("schedlab: yield called outside its task (from another goroutine, or after the task returned)")
 }

@@ -560,6 +560,8 @@ func (m *Machine) resume(gp *G) {
 	m.handoff = gp
 }
 
+// badResume throws for a second resume before Step switched to the first
+// G. It is apart from resume so that resume stays small.
 func (m *Machine) badResume(gp *G) {
 	throw(fmt.Sprintf("resume of G%d: G%d is already handed the baton", gp.goid, m.handoff.goid))
 }
@@ -886,6 +888,8 @@ func (m *Machine) resumeSysmon() {
 	}
 }
 
+// restartSysmon is resumeSysmon's slow path: sysmon sleeps again with its
+// last delay.
 func (m *Machine) restartSysmon() {
 	m.sysmonWaiting = false
 	m.sysmonDeep = false
