@@ -33,6 +33,16 @@ type Options struct {
 	MaxTime       int64         // virtual ns (--max-time)
 	Timeout       time.Duration // wall-clock time (--timeout)
 
+	// MaxMemory bounds the host memory the run may hold, in bytes: the Go
+	// heap's objects and goroutine stacks, process-wide, checked every
+	// 10ms by a watchdog (memory.go). Past it the run is stopped as the
+	// timeout stops it. A single builtin call that keeps allocating cannot
+	// be stopped between instructions; OnMemoryOverrun, if not nil, is
+	// called once when the memory goes on growing to half as much again,
+	// for a command that can end its process. Zero means no limit.
+	MaxMemory       uint64
+	OnMemoryOverrun func(le *runtime.LimitError)
+
 	// Step budgets; zero means the default. SliceSteps is the number of
 	// Starlark steps that stand for Go's 10ms time slice: with Preempt, a
 	// P whose goroutines run that many steps without a new dispatch
@@ -111,6 +121,11 @@ func RunFile(filename string, src []byte, opts Options) *Result {
 	if opts.Timeout > 0 {
 		t := time.AfterFunc(opts.Timeout, r.timeout)
 		defer t.Stop()
+	}
+	if opts.MaxMemory > 0 {
+		done := make(chan struct{})
+		defer close(done)
+		go r.watchMemory(opts.MaxMemory, memoryPoll, done)
 	}
 	res, err := runMachine(m)
 	if err != nil {

@@ -87,9 +87,9 @@ type run struct {
 	steps      uint64   // steps of all goroutines, as of the last account
 	pslice     []pslice // by P: the steps of its current time slice
 
-	timedOut atomic.Bool
-	mu       sync.Mutex   // guards alive and the goroutines' threads, which the timeout cancels
-	alive    []*goroutine // goroutines still alive, whose threads the timeout cancels; gr.slot indexes it
+	stopped atomic.Pointer[runtime.LimitError] // the host limit (wall clock, memory) that stopped the run
+	mu      sync.Mutex                         // guards alive and the goroutines' threads, which the timeout cancels
+	alive   []*goroutine                       // goroutines still alive, whose threads the timeout cancels; gr.slot indexes it
 }
 
 func newRun(opts Options) *run {
@@ -143,14 +143,22 @@ func (r *run) print(gr *goroutine, s string) {
 	io.WriteString(r.stdout, s+"\n")
 }
 
-// timeout ends the run at the wall-clock limit. It runs on a timer's
-// goroutine: it only sets flags that the run's own goroutine reads.
-func (r *run) timeout() {
-	r.timedOut.Store(true)
-	r.m.Interrupt(r.timeoutError())
+// timeout ends the run at the wall-clock limit.
+func (r *run) timeout() { r.stop(r.timeoutError()) }
+
+// stop ends the run at a limit of the host's (the wall clock, memory). It
+// runs on another goroutine than the run's (a timer's, the memory
+// watchdog's): it only sets flags that the run's goroutine reads, and
+// cancels the threads, which the interpreter checks between instructions.
+// The first limit reached wins.
+func (r *run) stop(le *runtime.LimitError) {
+	if !r.stopped.CompareAndSwap(nil, le) {
+		return
+	}
+	r.m.Interrupt(le)
 	r.mu.Lock()
 	for _, gr := range r.alive {
-		gr.thread.Cancel("wall-clock timeout")
+		gr.thread.Cancel(le.Msg)
 	}
 	r.mu.Unlock()
 }
@@ -206,8 +214,8 @@ func (r *run) newGoroutine(name string, fn starlark.Callable) *goroutine {
 	r.mu.Lock()
 	gr.slot = len(r.alive)
 	r.alive = append(r.alive, gr)
-	if r.timedOut.Load() {
-		th.Cancel("wall-clock timeout")
+	if le := r.stopped.Load(); le != nil {
+		th.Cancel(le.Msg)
 	}
 	r.mu.Unlock()
 	return gr
@@ -272,8 +280,8 @@ func (gr *goroutine) exit(err error) error {
 	if gr.limit != nil {
 		return gr.limit
 	}
-	if gr.run.timedOut.Load() {
-		return gr.run.timeoutError()
+	if le := gr.run.stopped.Load(); le != nil {
+		return le
 	}
 	var le *runtime.LimitError
 	if errors.As(err, &le) {

@@ -27,6 +27,7 @@ import (
 )
 
 func main() {
+	cli.ExitOnMemoryOverrun = true // this process runs one script: it may end itself
 	os.Exit(doMain(os.Args[1:], os.Stdout, os.Stderr))
 }
 

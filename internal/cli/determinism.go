@@ -49,8 +49,11 @@ func checkDeterminism(filename string, src []byte, s *Settings, stdout, stderr i
 		fmt.Fprintf(stdout, "deterministic: %d events, identical\n", len(first.events))
 		return 0
 	}
-	if wallLimit(r1) || wallLimit(r2) {
-		fmt.Fprintf(stdout, "  (a run hit the wall-clock --timeout, the one limit that depends on the host: raise it, or set --max-steps or --max-time instead)\n")
+	if hostLimit(r1, "wall time") || hostLimit(r2, "wall time") {
+		fmt.Fprintf(stdout, "  (a run hit the wall-clock --timeout, a limit that depends on the host: raise it, or set --max-steps or --max-time instead)\n")
+	}
+	if hostLimit(r1, "memory") || hostLimit(r2, "memory") {
+		fmt.Fprintf(stdout, "  (a run hit --max-memory, a limit that depends on the host: raise it)\n")
 	}
 	return 1
 }
@@ -62,20 +65,8 @@ var checkRun = runForCheck
 
 func runForCheck(filename string, src []byte, s *Settings, rec *recorder) (*lang.Result, string) {
 	var errOut bytes.Buffer
-	opts := lang.Options{
-		Procs:         s.Procs,
-		Seed:          s.Seed,
-		Preempt:       s.Preempt,
-		Stdout:        io.Discard,
-		Stderr:        &errOut,
-		MaxSteps:      s.MaxSteps,
-		MaxGoroutines: s.MaxGoroutines,
-		MaxTime:       s.MaxTime,
-		Timeout:       s.Timeout,
-		Perturb:       s.perturbation(),
-		Tracer:        rec,
-		PrintsInTrace: true,
-	}
+	opts := s.options(filename, io.Discard, &errOut)
+	opts.Tracer, opts.PrintsInTrace = rec, true
 	res := lang.RunFile(filename, src, opts)
 	if res == nil || res.Run == nil {
 		return nil, errOut.String()
@@ -83,10 +74,11 @@ func runForCheck(filename string, src []byte, s *Settings, rec *recorder) (*lang
 	return res, errOut.String()
 }
 
-// wallLimit reports whether the run was stopped by the wall clock.
-func wallLimit(r *lang.Result) bool {
+// hostLimit reports whether the run was stopped by the host limit what
+// ("wall time", "memory"): the limits whose outcome depends on the host.
+func hostLimit(r *lang.Result, what string) bool {
 	var le *runtime.LimitError
-	return r != nil && r.Run != nil && errors.As(r.Run.Err, &le) && le.What == "wall time"
+	return r != nil && r.Run != nil && errors.As(r.Run.Err, &le) && le.What == what
 }
 
 // A recorder keeps a copy of every event of a run. With want set (the

@@ -53,8 +53,9 @@ that dies of a deadlock or a panic prints one detailed dump in its
 report, where Go prints it. docs/trace-format.md describes every format.
 
 The limits end the run with a diagnosis on stderr and exit status 2.
---timeout is wall-clock time and defaults to 1m; the others are off
-unless set.
+Two are the host's and on by default: --timeout, wall-clock time,
+defaults to 1m, and --max-memory, the memory the whole process holds (the
+Go heap and goroutine stacks), to 4GiB; the others are off unless set.
 
 Exit status: 0 when main returns (even with goroutines still alive), 2
 for a panic, a deadlock, a limit or a bad flag, 1 when the script cannot
@@ -161,18 +162,7 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 	if s.CheckDeterminism {
 		return checkDeterminism(filename, src, s, stdout, stderr)
 	}
-	opts := lang.Options{
-		Procs:         s.Procs,
-		Seed:          s.Seed,
-		Preempt:       s.Preempt,
-		Stdout:        stdout,
-		Stderr:        stderr,
-		MaxSteps:      s.MaxSteps,
-		MaxGoroutines: s.MaxGoroutines,
-		MaxTime:       s.MaxTime,
-		Timeout:       s.Timeout,
-		Perturb:       s.perturbation(),
-	}
+	opts := s.options(filename, stdout, stderr)
 
 	// The trace writers of the run, each finished when it ends. The
 	// files come first, so that one that cannot be created stops the run

@@ -15,11 +15,16 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/runtime"
 	"github.com/schedlab/schedlab/trace"
 )
@@ -36,6 +41,22 @@ const (
 // runaway script without getting in the way of a big experiment.
 const DefaultTimeout = 60 * time.Second
 
+// DefaultMaxMemory is the memory a run may hold (the process's Go heap and
+// goroutine stacks) when --max-memory is not given: room for a million
+// parked goroutines' worth of lesson-sized experiments (100,000 take about
+// 1 GiB), and a stop well before a runaway list fills the host.
+const DefaultMaxMemory = 4 << 30
+
+// ExitOnMemoryOverrun makes a run in which one builtin call goes on
+// allocating past --max-memory (half as much again after the run was
+// stopped, which it cannot be in the middle of a call) end the process
+// with the limit's message and exit status 2, rather than let the Go
+// runtime die of it with its own trace. The schedlab command sets it; a
+// program that runs scripts in its own process (the tests, explore's
+// replay check) leaves it off, and such a run ends at the limit when the
+// call returns.
+var ExitOnMemoryOverrun = false
+
 // Settings are the flags of one run of a script. The zero value is not
 // useful; start from NewSettings, which holds the defaults.
 type Settings struct {
@@ -47,6 +68,7 @@ type Settings struct {
 	MaxGoroutines int           // goroutines alive at once; 0 means none (--max-goroutines)
 	MaxTime       int64         // virtual ns; 0 means none (--max-time)
 	Timeout       time.Duration // wall clock; 0 means none (--timeout)
+	MaxMemory     uint64        // bytes of memory the process may hold; 0 means none (--max-memory)
 	Perturb       string        // a PerturbModes preset drawn from the seed; "none" perturbs nothing (--perturb)
 
 	// Outputs. These do not change the run, so the trace header does not
@@ -63,13 +85,14 @@ type Settings struct {
 }
 
 // NewSettings returns the defaults: one P, seed 1, preemption on, no trace,
-// no limits except the wall-clock DefaultTimeout.
+// no limits except the host's: DefaultTimeout and DefaultMaxMemory.
 func NewSettings() *Settings {
 	return &Settings{
 		Procs:       1,
 		Seed:        1,
 		Preempt:     true,
 		Timeout:     DefaultTimeout,
+		MaxMemory:   DefaultMaxMemory,
 		TraceFormat: "text",
 		Perturb:     "none",
 		set:         map[string]bool{},
@@ -87,6 +110,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(&intRange{&s.MaxGoroutines, 0, 1 << 30}, "max-goroutines", "stop the run when more than `N` goroutines are alive (0: no limit)")
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
 	fs.Var((*wallDuration)(&s.Timeout), "timeout", "stop the run after `D` of wall-clock time, such as 10s (0: no limit)")
+	fs.Var((*byteSize)(&s.MaxMemory), "max-memory", "stop the run when the process holds more than `SIZE` of memory, such as 512MiB or 8GiB (0: no limit)")
 	fs.Var(&choice{&s.Perturb, PerturbModes}, "perturb", "vary the schedule from the seed: `none|timing|runnext|pct|all` (see schedlab help explore)")
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
 	fs.StringVar(&s.ChromeTrace, "chrome-trace", s.ChromeTrace, "also write the run as a Chrome trace to `FILE`, for Perfetto or chrome://tracing")
@@ -124,6 +148,9 @@ func (s *Settings) Header() trace.Header {
 	}
 	if s.set["timeout"] && s.Timeout != 0 {
 		kv = append(kv, trace.KV{Key: "timeout", Value: s.Timeout.String()})
+	}
+	if s.set["max-memory"] && s.MaxMemory != 0 {
+		kv = append(kv, trace.KV{Key: "max-memory", Value: lang.FormatBytes(s.MaxMemory)})
 	}
 	return trace.Header{Settings: kv}
 }
@@ -239,4 +266,72 @@ func (d *wallDuration) String() string {
 		return "0s"
 	}
 	return time.Duration(*d).String()
+}
+
+// A byteSize is a flag of a number of bytes, with an optional unit: B,
+// KiB, MiB, GiB, TiB (powers of 1024) or KB, MB, GB, TB (of 1000), in any
+// case.
+type byteSize uint64
+
+var byteUnits = []struct {
+	suffix string
+	size   uint64
+}{
+	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
+	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12},
+	{"b", 1},
+}
+
+func (b *byteSize) Set(v string) error {
+	num, unit := strings.ToLower(v), uint64(1)
+	for _, u := range byteUnits {
+		if n, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, unit = n, u.size
+			break
+		}
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(num), 10, 64)
+	if err != nil || n > math.MaxUint64/unit {
+		return fmt.Errorf("want a size such as 512MiB or 8GiB")
+	}
+	*b = byteSize(n * unit)
+	return nil
+}
+
+func (b *byteSize) String() string {
+	if b == nil {
+		return "0B"
+	}
+	return lang.FormatBytes(uint64(*b))
+}
+
+// options returns the language's options for a run of filename with these
+// settings, writing to stdout and stderr; the callers add their tracers.
+func (s *Settings) options(filename string, stdout, stderr io.Writer) lang.Options {
+	opts := lang.Options{
+		Procs:         s.Procs,
+		Seed:          s.Seed,
+		Preempt:       s.Preempt,
+		Stdout:        stdout,
+		Stderr:        stderr,
+		MaxSteps:      s.MaxSteps,
+		MaxGoroutines: s.MaxGoroutines,
+		MaxTime:       s.MaxTime,
+		Timeout:       s.Timeout,
+		MaxMemory:     s.MaxMemory,
+		Perturb:       s.perturbation(),
+	}
+	if ExitOnMemoryOverrun {
+		if s.MaxMemory > 0 && s.MaxMemory <= math.MaxInt64 {
+			// The garbage collector's soft limit: collect harder near the
+			// limit rather than count garbage against it.
+			debug.SetMemoryLimit(int64(s.MaxMemory))
+		}
+		opts.OnMemoryOverrun = func(le *runtime.LimitError) {
+			// The process's own stderr: the run's may be a buffer.
+			fmt.Fprintf(os.Stderr, "schedlab: %s: %s\n\nschedlab: one builtin call went on allocating, and a call cannot be stopped halfway: the process exits\n", filename, le.Msg)
+			os.Exit(lang.ExitFailed)
+		}
+	}
+	return opts
 }

@@ -1,0 +1,168 @@
+// The memory limit.
+//
+// Steps, goroutines and virtual time are counted by the run itself, between
+// two instructions, and a run that reaches one of them ends with a
+// diagnosis. Memory is the host's, like the wall clock: a watchdog
+// goroutine reads the Go runtime's metrics every memoryPoll and stops the
+// run as the timeout does (run.stop) once the heap's objects and the
+// goroutine stacks together stay above the limit after a garbage
+// collection. The count is process-wide: it is meant for a command that
+// does one run per process (schedlab run).
+//
+// Stopping acts between instructions. One builtin call can allocate
+// without bound on its own (list(range(n)) for a large n makes one slice
+// of n values), and nothing interrupts it; while one huge allocation is
+// being made, even the runtime's metrics wait for it. So the watchdog also
+// reads the process's resident set from /proc/self/statm (on Linux), which
+// needs no lock of the Go runtime, and when the process holds half as much
+// again as the limit, it calls OnMemoryOverrun, with which the command
+// reports the limit and ends its process rather than let the Go runtime
+// (or the kernel) kill it. The command also sets the Go runtime's soft
+// memory limit to the same value, so that garbage not yet returned to the
+// system does not count against a program whose live memory fits.
+
+package lang
+
+import (
+	"fmt"
+	"os"
+	goruntime "runtime"
+	"runtime/metrics"
+	"time"
+
+	"github.com/schedlab/schedlab/runtime"
+)
+
+// memoryPoll is how often the watchdog reads the memory in use.
+const memoryPoll = 10 * time.Millisecond
+
+// memoryInUse returns the bytes of the Go heap's objects (live, and dead
+// but not yet swept) and of goroutine stacks.
+func memoryInUse(samples []metrics.Sample) uint64 {
+	metrics.Read(samples)
+	var n uint64
+	for _, s := range samples {
+		if s.Value.Kind() == metrics.KindUint64 {
+			n += s.Value.Uint64()
+		}
+	}
+	return n
+}
+
+// watchMemory stops the run when it holds more than limit bytes, until
+// done is closed.
+func (r *run) watchMemory(limit uint64, every time.Duration, done <-chan struct{}) {
+	samples := []metrics.Sample{
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/stacks:bytes"},
+	}
+	rss := openRSS()
+	if rss != nil {
+		defer rss.close()
+	}
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	var stopped *runtime.LimitError
+	for {
+		select {
+		case <-done:
+			return
+		case <-tick.C:
+		}
+		if n, ok := rss.read(); ok && n > limit+limit/2 && r.opts.OnMemoryOverrun != nil {
+			if stopped == nil {
+				stopped = memoryError(r.opts.MaxMemory)
+				r.stop(stopped)
+			}
+			r.opts.OnMemoryOverrun(stopped)
+			return
+		}
+		used := memoryInUse(samples)
+		if stopped == nil {
+			if used <= limit {
+				continue
+			}
+			// Garbage counts until it is swept: collect, and look again.
+			goruntime.GC()
+			if used = memoryInUse(samples); used <= limit {
+				continue
+			}
+			stopped = memoryError(r.opts.MaxMemory)
+			r.stop(stopped)
+			continue
+		}
+		if used > limit+limit/2 && r.opts.OnMemoryOverrun != nil {
+			r.opts.OnMemoryOverrun(stopped)
+			return
+		}
+	}
+}
+
+// memoryError is the limit error of MaxMemory n.
+func memoryError(n uint64) *runtime.LimitError {
+	s := FormatBytes(n)
+	return &runtime.LimitError{What: "memory", Msg: fmt.Sprintf("memory limit of %s reached (--max-memory=%s)", s, s)}
+}
+
+// FormatBytes writes a byte count as --max-memory takes it: in the largest
+// binary unit (KiB, MiB, GiB, TiB) that divides it, or in bytes.
+func FormatBytes(n uint64) string {
+	units := []string{"TiB", "GiB", "MiB", "KiB"}
+	for i, u := range units {
+		size := uint64(1) << (10 * (len(units) - i))
+		if n >= size && n%size == 0 {
+			return fmt.Sprintf("%d%s", n/size, u)
+		}
+	}
+	return fmt.Sprintf("%dB", n)
+}
+
+// An rssReader reads the process's resident set size from
+// /proc/self/statm without allocating, so that it works while the Go
+// heap is locked by a huge allocation.
+type rssReader struct {
+	f    *os.File
+	buf  [128]byte
+	page uint64
+}
+
+// openRSS returns a reader, or nil where /proc/self/statm does not exist.
+func openRSS() *rssReader {
+	f, err := os.Open("/proc/self/statm")
+	if err != nil {
+		return nil
+	}
+	return &rssReader{f: f, page: uint64(os.Getpagesize())}
+}
+
+// read returns the resident set in bytes: the second field of statm, in
+// pages.
+func (r *rssReader) read() (uint64, bool) {
+	if r == nil {
+		return 0, false
+	}
+	n, err := r.f.ReadAt(r.buf[:], 0)
+	if n == 0 && err != nil {
+		return 0, false
+	}
+	// Skip the first field (the total size), then read the second.
+	b := r.buf[:n]
+	i := 0
+	for i < len(b) && b[i] != ' ' {
+		i++
+	}
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	var pages uint64
+	start := i
+	for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
+		pages = pages*10 + uint64(b[i]-'0')
+	}
+	if i == start {
+		return 0, false
+	}
+	return pages * r.page, true
+}
+
+func (r *rssReader) close() { r.f.Close() }
