@@ -88,8 +88,8 @@ type run struct {
 	pslice     []pslice // by P: the steps of its current time slice
 
 	stopped atomic.Pointer[runtime.LimitError] // the host limit (wall clock, memory) that stopped the run
-	mu      sync.Mutex                         // guards alive and the goroutines' threads, which the timeout cancels
-	alive   []*goroutine                       // goroutines still alive, whose threads the timeout cancels; gr.slot indexes it
+	mu      sync.Mutex                         // guards alive and the goroutines' threads, which stop cancels
+	alive   []*goroutine                       // goroutines still alive, whose threads stop cancels; gr.slot indexes it
 }
 
 func newRun(opts Options) *run {
@@ -196,8 +196,8 @@ type goroutine struct {
 
 // newGoroutine makes the goroutine and thread that will run fn. The
 // thread's hooks are the run's own, shared by all its threads (they find
-// their goroutine through the thread), so that a spawn allocates no
-// closures for them.
+// their goroutine as the G the run's Machine runs now), so that a spawn
+// allocates no closures for them.
 func (r *run) newGoroutine(name string, fn starlark.Callable) *goroutine {
 	gr := &goroutine{run: r, name: name, fn: fn}
 	gr.taskv.gr = gr
