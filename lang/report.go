@@ -30,6 +30,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
+	"github.com/schedlab/schedlab/internal/suggest"
 	"github.com/schedlab/schedlab/runtime"
 )
 
@@ -86,7 +87,7 @@ func spellingHint(msg string) string {
 	best, bestDist := "", 1+len(name)/4
 	for _, names := range [][]string{slices.Sorted(maps.Keys(builtins)), starlark.Universe.Keys()} {
 		for _, cand := range names {
-			if d := editDistance(name, cand); d <= bestDist && (best == "" || d < bestDist) {
+			if d := suggest.Distance(name, cand); d <= bestDist && (best == "" || d < bestDist) {
 				best, bestDist = cand, d
 			}
 		}
@@ -95,27 +96,6 @@ func spellingHint(msg string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %s?)", best)
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // WriteOutcome writes to w what a Go program leaves on stderr when it ends

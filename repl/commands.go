@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/schedlab/schedlab/internal/suggest"
 	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/runtime"
 )
@@ -93,32 +94,11 @@ func closestCommand(name string) string {
 		if name != "" && strings.HasPrefix(c.name, name) {
 			return c.name
 		}
-		if d := editDistance(name, c.name); d <= bestDist && (best == "" || d < bestDist) {
+		if d := suggest.Distance(name, c.name); d <= bestDist && (best == "" || d < bestDist) {
 			best, bestDist = c.name, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func cmdHelp(r *repl, _ []string) bool {
