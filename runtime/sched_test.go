@@ -14,27 +14,6 @@ import (
 	"github.com/schedlab/schedlab/runtime"
 )
 
-// waitGoroutines polls for up to a second until runtime.NumGoroutine is back
-// to at most want, and reports an error if it is not. Exiting goroutines may
-// need a moment to be accounted for.
-func waitGoroutines(t *testing.T, want int) {
-	t.Helper()
-	deadline := time.Now().Add(time.Second)
-	for {
-		got := goruntime.NumGoroutine()
-		if got <= want {
-			return
-		}
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<16)
-			buf = buf[:goruntime.Stack(buf, true)]
-			t.Errorf("NumGoroutine = %d, want %d (goroutines left behind)\n%s", got, want, buf)
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // mustPanic calls f and returns the value it panicked with; it fails the test
 // if f returns normally.
 func mustPanic(t *testing.T, f func()) (v any) {
@@ -211,7 +190,7 @@ func TestSchedNoGoroutineLeft(t *testing.T) {
 	if during <= base {
 		t.Errorf("NumGoroutine during Run = %d, want more than %d (tasks are goroutines)", during, base)
 	}
-	waitGoroutines(t, base)
+	runtime.WaitNumGoroutine(t, base)
 }
 
 func TestSchedTaskPanic(t *testing.T) {
@@ -253,7 +232,7 @@ func TestSchedTaskPanic(t *testing.T) {
 			t.Errorf("task %s was not unwound (its deferred call did not run)", name)
 		}
 	}
-	waitGoroutines(t, base)
+	runtime.WaitNumGoroutine(t, base)
 }
 
 // A task that calls runtime.Goexit (t.FailNow does) ends the goroutine that
@@ -285,7 +264,7 @@ func TestSchedTaskGoexit(t *testing.T) {
 	if unwound.Load() != 1 {
 		t.Error("the other task was not stopped")
 	}
-	waitGoroutines(t, base)
+	runtime.WaitNumGoroutine(t, base)
 }
 
 func TestSchedGoAfterRun(t *testing.T) {
@@ -366,7 +345,7 @@ func TestSchedYieldOutsideItsTask(t *testing.T) {
 	if v := recoverFrom(yieldA); !strings.HasPrefix(fmt.Sprint(v), want) {
 		t.Errorf("yield after the task returned: panicked with %v, want %q", v, want)
 	}
-	waitGoroutines(t, base)
+	runtime.WaitNumGoroutine(t, base)
 }
 
 func ExampleSched() {
