@@ -84,15 +84,66 @@ type Result struct {
 // opts.Stderr. The same script, options and seed always give the same
 // bytes.
 func RunFile(filename string, src []byte, opts Options) *Result {
-	stderr := opts.Stderr
-	if stderr == nil {
-		stderr = io.Discard
-	}
 	r := newRun(opts)
 	mod, err := r.compileMain(filename, src)
 	if err != nil {
+		stderr := opts.Stderr
+		if stderr == nil {
+			stderr = io.Discard
+		}
 		io.WriteString(stderr, FormatCompileError(err))
 		return &Result{ExitCode: ExitLoad}
+	}
+	return r.runMain(mod)
+}
+
+// A Program is a script compiled with every module it loads, ready to run
+// any number of times, also from several goroutines at once: schedlab
+// explore compiles a script once for all its seeds. Its files are read
+// once, by Compile.
+type Program struct {
+	root  string                       // the directory tree load() is confined to
+	main  string                       // the path of the script
+	progs map[string]*starlark.Program // by path: the script and every module it loads
+}
+
+// Compile compiles the script filename (read from the file unless src is
+// not nil) and the modules it loads, as RunFile does first. The
+// predeclared names are the builtins and those of opts.Predeclared; a run
+// of the Program must give Predeclared the same names. A compile error is
+// what RunFile reports, through FormatCompileError.
+func Compile(filename string, src []byte, opts Options) (*Program, error) {
+	r := newRun(opts)
+	mod, err := r.compileMain(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	p := &Program{root: r.root, main: mod.path, progs: make(map[string]*starlark.Program, len(r.modules))}
+	for path, m := range r.modules {
+		p.progs[path] = m.prog
+	}
+	return p, nil
+}
+
+// Run runs the program as RunFile runs a script, with fresh globals for
+// every module: the same program, options and seed always give the same
+// bytes, and the same as RunFile of its source.
+func (p *Program) Run(opts Options) *Result {
+	r := newRun(opts)
+	r.root = p.root
+	for path, prog := range p.progs {
+		r.modules[path] = &module{path: path, prog: prog}
+	}
+	return r.runMain(r.modules[p.main])
+}
+
+// runMain runs mod, the compiled script, as G1 of a new Machine: the rest
+// of RunFile.
+func (r *run) runMain(mod *module) *Result {
+	opts := r.opts
+	stderr := opts.Stderr
+	if stderr == nil {
+		stderr = io.Discard
 	}
 
 	cfg := runtime.Config{

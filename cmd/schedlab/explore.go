@@ -221,15 +221,15 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 		Timeout:       s.Timeout,
 		Perturb:       pt,
 	}
-	runner := &scriptRunner{filename: filename, src: src, base: base}
-
-	// A script that does not load fails the same way on every seed.
+	// The script and its modules are compiled once for every run; a
+	// script that does not load fails the same way on every seed.
 	plan := &explore.Plan{Runs: *runs, SeedStart: *seedStart, Procs: procs, Shard: shard}
-	var out, errOut bytes.Buffer
-	if res := lang.RunFile(filename, src, lang.Options{Stdout: &out, Stderr: &errOut, MaxSteps: 1, Timeout: exploreTimeout}); res.ExitCode == lang.ExitLoad {
-		stderr.Write(errOut.Bytes())
+	prog, err := lang.Compile(filename, src, lang.Options{})
+	if err != nil {
+		io.WriteString(stderr, lang.FormatCompileError(err))
 		return 2
 	}
+	runner := &scriptRunner{prog: prog, base: base}
 
 	lo, hi := plan.Range()
 	opt := explore.SweepOptions{Jobs: *jobs, FailFast: *failFast}
@@ -301,9 +301,8 @@ func durationFlag(ns int64) string { return runtime.FormatDuration(ns) }
 
 // scriptRunner does the runs of one script.
 type scriptRunner struct {
-	filename string
-	src      []byte
-	base     lang.Options // all but the seed, procs and outputs
+	prog *lang.Program // compiled once, with the language's own names (assert is only watched)
+	base lang.Options  // all but the seed, procs and outputs
 }
 
 // newJob returns the function with which one job does its runs; it reuses
@@ -331,7 +330,7 @@ func (sr *scriptRunner) newJob() func(explore.Run) explore.Result {
 		opts.Seed, opts.Procs = r.Seed, r.Procs
 		opts.Stdout, opts.Stderr = &stdout, &stderr
 		opts.Predeclared = predeclared
-		res := lang.RunFile(sr.filename, sr.src, opts)
+		res := sr.prog.Run(opts)
 		return explore.Classify(res.ExitCode, stdout.Bytes(), stderr.Bytes(), assertMsg)
 	}
 }

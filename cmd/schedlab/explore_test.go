@@ -73,7 +73,11 @@ print("total", total)
 // disturbs far less. docs/performance.md reports both.
 func BenchmarkExplore(b *testing.B) {
 	perturb, _ := cli.Perturbation("timing")
-	sr := &scriptRunner{filename: "ten.star", src: []byte(tenGoroutines), base: lang.Options{
+	prog, err := lang.Compile("ten.star", []byte(tenGoroutines), lang.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sr := &scriptRunner{prog: prog, base: lang.Options{
 		Preempt: true, MaxSteps: exploreMaxSteps, Timeout: exploreTimeout, Perturb: perturb,
 	}}
 	for _, jobs := range []int{1, goruntime.NumCPU()} {
