@@ -52,6 +52,26 @@ func memoryInUse(samples []metrics.Sample) uint64 {
 // watchMemory stops the run when it holds more than limit bytes, until
 // done is closed.
 func (r *run) watchMemory(limit uint64, every time.Duration, done <-chan struct{}) {
+	le := memoryError(limit)
+	var overrun func()
+	if r.opts.OnMemoryOverrun != nil {
+		overrun = func() {
+			r.stop(le)
+			r.opts.OnMemoryOverrun(le)
+		}
+	}
+	WatchMemory(limit, every, func() { r.stop(le) }, overrun, done)
+}
+
+// WatchMemory watches the memory the process holds, every `every`, until
+// done is closed. It calls onLimit each time the Go heap's objects and the
+// goroutine stacks rise above limit bytes and stay above it after a
+// garbage collection; and onOverrun, if not nil, once, when the resident
+// set reaches half as much again as the limit (read without any lock of
+// the Go runtime, so also while one call allocates), and then returns.
+// Both are called on the watchdog's own goroutine. The REPL uses it to
+// interrupt a statement.
+func WatchMemory(limit uint64, every time.Duration, onLimit, onOverrun func(), done <-chan struct{}) {
 	samples := []metrics.Sample{
 		{Name: "/memory/classes/heap/objects:bytes"},
 		{Name: "/memory/classes/heap/stacks:bytes"},
@@ -62,46 +82,43 @@ func (r *run) watchMemory(limit uint64, every time.Duration, done <-chan struct{
 	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
-	var stopped *runtime.LimitError
+	above := false // onLimit was called, and the memory has not gone below since
 	for {
 		select {
 		case <-done:
 			return
 		case <-tick.C:
 		}
-		if n, ok := rss.read(); ok && n > limit+limit/2 && r.opts.OnMemoryOverrun != nil {
-			if stopped == nil {
-				stopped = memoryError(r.opts.MaxMemory)
-				r.stop(stopped)
-			}
-			r.opts.OnMemoryOverrun(stopped)
+		if n, ok := rss.read(); ok && n > limit+limit/2 && onOverrun != nil {
+			onOverrun()
 			return
 		}
-		used := memoryInUse(samples)
-		if stopped == nil {
-			if used <= limit {
-				continue
-			}
-			// Garbage counts until it is swept: collect, and look again.
-			goruntime.GC()
-			if used = memoryInUse(samples); used <= limit {
-				continue
-			}
-			stopped = memoryError(r.opts.MaxMemory)
-			r.stop(stopped)
+		if memoryInUse(samples) <= limit {
+			above = false
 			continue
 		}
-		if used > limit+limit/2 && r.opts.OnMemoryOverrun != nil {
-			r.opts.OnMemoryOverrun(stopped)
-			return
+		if above {
+			continue
 		}
+		// Garbage counts until it is swept: collect, and look again.
+		goruntime.GC()
+		if memoryInUse(samples) <= limit {
+			continue
+		}
+		above = true
+		onLimit()
 	}
 }
 
 // memoryError is the limit error of MaxMemory n.
 func memoryError(n uint64) *runtime.LimitError {
+	return &runtime.LimitError{What: "memory", Msg: MemoryLimitMessage(n)}
+}
+
+// MemoryLimitMessage is what a run stopped by --max-memory=n reports.
+func MemoryLimitMessage(n uint64) string {
 	s := FormatBytes(n)
-	return &runtime.LimitError{What: "memory", Msg: fmt.Sprintf("memory limit of %s reached (--max-memory=%s)", s, s)}
+	return fmt.Sprintf("memory limit of %s reached (--max-memory=%s)", s, s)
 }
 
 // FormatBytes writes a byte count as --max-memory takes it: in the largest

@@ -246,6 +246,7 @@ func cmdStep(r *repl, args []string) bool {
 	stop := r.session().Step(n)
 	r.stepping = false
 	r.end()
+	r.memoryNote()
 	switch stop {
 	case lang.Idle:
 		if r.events == 0 {
@@ -264,6 +265,7 @@ func cmdRun(r *repl, _ []string) bool {
 	r.begin()
 	stop := r.session().Run()
 	r.end()
+	r.memoryNote()
 	t := r.now()
 	switch stop {
 	case lang.Idle:

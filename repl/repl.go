@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/chzyer/readline"
 	"go.starlark.net/starlark"
@@ -59,6 +60,15 @@ type Options struct {
 
 	Color       bool   // colour states and events (a terminal without NO_COLOR)
 	HistoryFile string // where Interactive keeps its history; "" for none
+
+	// MaxMemory bounds the memory the process holds (the Go heap and
+	// goroutine stacks), in bytes; zero means no limit. A statement, :step
+	// or :run that takes it above the limit is interrupted as Ctrl-C
+	// interrupts it, and the world stays. If one call goes on allocating
+	// to half as much again, OnMemoryOverrun is called (the command ends
+	// its process there). See lang.WatchMemory.
+	MaxMemory       uint64
+	OnMemoryOverrun func()
 }
 
 // Run runs a REPL until :quit or the end of input (Ctrl-D) and returns the
@@ -100,6 +110,16 @@ func Run(opts Options) (code int) {
 	}
 	r.newSession(opts.Seed)
 	defer func() { r.session().Close() }()
+	if opts.MaxMemory > 0 {
+		done := make(chan struct{})
+		defer close(done)
+		go lang.WatchMemory(opts.MaxMemory, 10*time.Millisecond, func() {
+			r.memhit.Store(true)
+			if s := r.session(); s != nil {
+				s.Interrupt()
+			}
+		}, opts.OnMemoryOverrun, done)
+	}
 	if opts.Interactive {
 		in, err := newTermReader(r)
 		if err != nil {
@@ -128,12 +148,22 @@ type repl struct {
 	stepping bool                         // a :step is printing its events
 	events   int                          // events seen by the current operation
 	sigint   atomic.Bool                  // Ctrl-C during the current operation
+	memhit   atomic.Bool                  // --max-memory reached during the current operation
 }
 
 // begin starts an operation that runs the world.
 func (r *repl) begin() {
 	r.events = 0
 	r.sigint.Store(false)
+	r.memhit.Store(false)
+}
+
+// memoryNote reports, once, that the operation was interrupted because
+// the process reached --max-memory.
+func (r *repl) memoryNote() {
+	if r.memhit.Swap(false) {
+		fmt.Fprintf(r.errw, "schedlab: %s: interrupted; what the globals hold stays (assign None to free it, or :reset)\n", lang.MemoryLimitMessage(r.opts.MaxMemory))
+	}
 }
 
 // end ends it. After Ctrl-C, whose "^C" the terminal echoed where the
@@ -245,6 +275,7 @@ func (r *repl) exec(filename string, src []byte, chunk bool) {
 	r.begin()
 	res := r.session().Exec(filename, src, chunk)
 	r.end()
+	r.memoryNote()
 	if res.Err != nil {
 		r.printError(res.Err)
 		return

@@ -216,3 +216,22 @@ func TestColorOff(t *testing.T) {
 		}
 	}
 }
+
+// A statement that takes the process above MaxMemory is interrupted as by
+// Ctrl-C, with the limit named; the world and its other globals stay, and
+// the next statements run.
+func TestMaxMemoryInterruptsStatement(t *testing.T) {
+	in := "y = 7\n" +
+		"x = []\nfor i in range(100000000):\n    x.append([i, i, i, i, i, i, i, i])\n\n" +
+		"print(len(x) > 0, y)\nx = None\nprint('still here')\n"
+	out := session(t, in, Options{Procs: 1, Seed: 1, Preempt: true, MaxMemory: 64 << 20})
+	for _, want := range []string{
+		"schedlab: memory limit of 64MiB reached (--max-memory=64MiB): interrupted; what the globals hold stays",
+		"Error: Starlark computation cancelled: interrupted",
+		"True 7\nstill here\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}

@@ -5,14 +5,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"runtime/debug"
 	"strconv"
 
+	"github.com/schedlab/schedlab/internal/cli"
+	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/repl"
 )
 
 // replSynopsis is the one-line usage of `schedlab repl`.
-const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--echo] [script.star]"
+const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--max-memory SIZE] [--echo] [script.star]"
 
 // replCmd is `schedlab repl`: the interactive shell on the terminal, or
 // the same statements and commands read from a file or pipe, without
@@ -25,6 +29,11 @@ func replCmd(args []string, stdout, stderr io.Writer) int {
 	preempt := onOffFlag(true)
 	fs.Var(&preempt, "preempt", "preempt a goroutine after its 10ms time slice (on|off)")
 	echo := fs.Bool("echo", false, "without a terminal, print the prompts and the input as a terminal shows them (to record a session)")
+	maxMemory := uint64(cli.DefaultMaxMemory)
+	fs.Func("max-memory", "interrupt a statement when the process holds more than `SIZE` of memory, such as 512MiB or 8GiB (0: no limit; default 4GiB)", func(v string) (err error) {
+		maxMemory, err = cli.ParseSize(v)
+		return err
+	})
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -62,6 +71,15 @@ func replCmd(args []string, stdout, stderr io.Writer) int {
 		Stdout:  stdout,
 		Stderr:  stderr,
 		Echo:    *echo,
+
+		MaxMemory: maxMemory,
+	}
+	if maxMemory > 0 && cli.ExitOnMemoryOverrun {
+		debug.SetMemoryLimit(int64(min(maxMemory, math.MaxInt64)))
+		opts.OnMemoryOverrun = func() {
+			fmt.Fprintf(os.Stderr, "\nschedlab repl: %s\n\nschedlab repl: one builtin call went on allocating, and a call cannot be stopped halfway: the session ends\n", lang.MemoryLimitMessage(maxMemory))
+			os.Exit(lang.ExitFailed)
+		}
 	}
 	if stdout == io.Writer(os.Stdout) && repl.IsTerminal(os.Stdin) && repl.IsTerminal(os.Stdout) {
 		opts.Interactive = true
@@ -122,6 +140,9 @@ Flags:
   --procs N         number of Ps (GOMAXPROCS) at start, from 1 to 1024 (default 1)
   --seed S          seed of the world's one PRNG: steal order, select (default 1)
   --preempt on|off  preempt a goroutine after its 10ms time slice (default on)
+  --max-memory SIZE interrupt a statement, :step or :run when the process
+                    holds more than SIZE, such as 512MiB (0: no limit;
+                    default 4GiB); the world stays
   --echo            without a terminal, print the prompts and the input as a
                     terminal shows them, to record a session
 `, replSynopsis)

@@ -268,9 +268,7 @@ func (d *wallDuration) String() string {
 	return time.Duration(*d).String()
 }
 
-// A byteSize is a flag of a number of bytes, with an optional unit: B,
-// KiB, MiB, GiB, TiB (powers of 1024) or KB, MB, GB, TB (of 1000), in any
-// case.
+// A byteSize is a flag of a number of bytes (ParseSize).
 type byteSize uint64
 
 var byteUnits = []struct {
@@ -283,6 +281,18 @@ var byteUnits = []struct {
 }
 
 func (b *byteSize) Set(v string) error {
+	n, err := ParseSize(v)
+	if err != nil {
+		return err
+	}
+	*b = byteSize(n)
+	return nil
+}
+
+// ParseSize reads a number of bytes with an optional unit: B, KiB, MiB,
+// GiB, TiB (powers of 1024) or KB, MB, GB, TB (of 1000), in any case, as
+// --max-memory takes it.
+func ParseSize(v string) (uint64, error) {
 	num, unit := strings.ToLower(v), uint64(1)
 	for _, u := range byteUnits {
 		if n, ok := strings.CutSuffix(num, u.suffix); ok {
@@ -292,10 +302,9 @@ func (b *byteSize) Set(v string) error {
 	}
 	n, err := strconv.ParseUint(strings.TrimSpace(num), 10, 64)
 	if err != nil || n > math.MaxUint64/unit {
-		return fmt.Errorf("want a size such as 512MiB or 8GiB")
+		return 0, fmt.Errorf("want a size such as 512MiB or 8GiB")
 	}
-	*b = byteSize(n * unit)
-	return nil
+	return n * unit, nil
 }
 
 func (b *byteSize) String() string {
