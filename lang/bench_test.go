@@ -269,6 +269,22 @@ for i in range(N):
 	// One op is a sleep of 1µs with nothing else to run: a timer, the P
 	// idle until it fires, and back.
 	{"sleep", "for _ in range(N):\n    sleep(\"1us\")\n"},
+	// One op is two parks and two readies: main readies a goroutine
+	// parked in park(), which readies main in turn and parks again.
+	{"park_ready", `
+main_task = current()
+
+def waiter():
+    for _ in range(N):
+        park("waiting")
+        ready(main_task)
+
+t = spawn(waiter)
+gosched()
+for i in range(N):
+    ready(t, i)
+    park()
+`},
 	// One op is a select of two receive cases, one of them ready (a
 	// buffered send first): selectgo's first pass finds it.
 	{"select_ready", "c = chan(1)\nd = chan()\nfor _ in range(N):\n    c.send(1)\n    select(c.on_recv(), d.on_recv())\n"},

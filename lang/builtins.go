@@ -123,8 +123,8 @@ func gosched(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 
 // park(reason="parked") → value: gopark until ready(task, value).
 func park(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	reason := "parked"
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "reason?", &reason); err != nil {
+	reason, err := unpackReason(b, args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	gr, err := r.goroutineOf(thread, b)
@@ -140,9 +140,8 @@ func park(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 // ready(task, value=None): goready of a task blocked in park. It goes to
 // runnext of the caller's P.
 func ready(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var t *Task
-	var v starlark.Value = starlark.None
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "task", &t, "value?", &v); err != nil {
+	t, v, err := unpackReady(b, args, kwargs)
+	if err != nil {
 		return nil, err
 	}
 	gr, err := r.goroutineOf(thread, b)
@@ -226,6 +225,42 @@ func select_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 		ok = true // the send took place
 	}
 	return starlark.Tuple{starlark.MakeInt(i), toValue(v), starlark.Bool(ok)}, nil
+}
+
+// unpackReason unpacks park's reason="parked": directly when it is given
+// as a string or not at all, through UnpackArgs (where it escapes to the
+// heap) otherwise.
+func unpackReason(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (string, error) {
+	if len(kwargs) == 0 {
+		switch len(args) {
+		case 0:
+			return "parked", nil
+		case 1:
+			if s, ok := args[0].(starlark.String); ok {
+				return string(s), nil
+			}
+		}
+	}
+	reason := "parked"
+	err := starlark.UnpackArgs(b.Name(), args, kwargs, "reason?", &reason)
+	return reason, err
+}
+
+// unpackReady unpacks ready's task and value=None: directly when they are
+// given by position, through UnpackArgs otherwise.
+func unpackReady(b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (*Task, starlark.Value, error) {
+	if len(kwargs) == 0 && (len(args) == 1 || len(args) == 2) {
+		if t, ok := args[0].(*Task); ok {
+			if len(args) == 2 {
+				return t, args[1], nil
+			}
+			return t, starlark.None, nil
+		}
+	}
+	var t *Task
+	var v starlark.Value = starlark.None
+	err := starlark.UnpackArgs(b.Name(), args, kwargs, "task", &t, "value?", &v)
+	return t, v, err
 }
 
 // unpackDuration unpacks the one argument d of sleep, work and syscall:

@@ -44,7 +44,12 @@ func TestMaxMemoryOverrun(t *testing.T) {
 		MaxMemory:       32 << 20,
 		OnMemoryOverrun: func(le *runtime.LimitError) { called.Store(le) },
 	}
-	_, stderr, res := runSrc(t, "x = list(range(20000000))\nprint(len(x))\n", opts)
+	// x is small (the same list 20,000 times); str(x) makes 60 MB of text
+	// in one call, which crosses both limits. (The resident set is the
+	// test process's; cmd/schedlab/testdata/script/memory.txtar checks
+	// the same in a process of its own.)
+	src := "x = [[0] * 1000] * 20000\ns = str(x)\nprint(len(s))\n"
+	_, stderr, res := runSrc(t, src, opts)
 	le := called.Load()
 	if le == nil || le.What != "memory" {
 		t.Fatalf("OnMemoryOverrun not called (%v); stderr:\n%s", le, stderr)

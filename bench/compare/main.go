@@ -362,7 +362,7 @@ func report(w io.Writer, r results) {
 	// Builtins.
 	loop := r.med("builtins", "BenchmarkBuiltin/loop", "cpu-ns/op")
 	var parts []string
-	for _, b := range []string{"len", "now", "current", "chan_send_recv", "gosched_alone", "spawn_noop", "chan_pingpong", "select_ready", "mutex", "sleep"} {
+	for _, b := range []string{"len", "now", "current", "chan_send_recv", "gosched_alone", "spawn_noop", "chan_pingpong", "select_ready", "mutex", "sleep", "park_ready"} {
 		v := r.med("builtins", "BenchmarkBuiltin/"+b, "cpu-ns/op")
 		a := r.med("builtins", "BenchmarkBuiltin/"+b, "allocs/op")
 		parts = append(parts, fmt.Sprintf("%s %.0f ns %.0f allocs", b, v-loop, a))
