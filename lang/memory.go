@@ -10,16 +10,21 @@
 // does one run per process (schedlab run).
 //
 // Stopping acts between instructions. One builtin call can allocate
-// without bound on its own (list(range(n)) for a large n makes one slice
-// of n values), and nothing interrupts it; while one huge allocation is
-// being made, even the runtime's metrics wait for it. So the watchdog also
-// reads the process's resident set from /proc/self/statm (on Linux), which
-// needs no lock of the Go runtime, and when the process holds half as much
-// again as the limit, it calls OnMemoryOverrun, with which the command
-// reports the limit and ends its process rather than let the Go runtime
-// (or the kernel) kill it. The command also sets the Go runtime's soft
-// memory limit to the same value, so that garbage not yet returned to the
-// system does not count against a program whose live memory fits.
+// without bound on its own (str() of a small list that holds one list many
+// times builds its text piece by piece), and nothing interrupts it. So the
+// watchdog also reads the process's resident set from /proc/self/statm (on
+// Linux), which needs no lock of the Go runtime, and when the process
+// holds half as much again as the limit, it calls OnMemoryOverrun, with
+// which the command reports the limit and ends its process rather than
+// let the Go runtime (or the kernel) kill it. The command also sets the Go
+// runtime's soft memory limit to the same value, so that garbage not yet
+// returned to the system does not count against a program whose live
+// memory fits. One single huge allocation (the array of list(range(n)))
+// is zeroed with no point where any other goroutine may run, so the
+// watchdog can only act once it is made.
+//
+// The REPL watches with the same function (WatchMemory), and interrupts
+// the statement in progress instead.
 
 package lang
 
