@@ -54,9 +54,6 @@ func (p *palette) paint(a color.Attribute, s string) string {
 // time paints the virtual time of the prompt.
 func (p *palette) time(s string) string { return p.paint(color.FgCyan, s) }
 
-// errText paints an error word.
-func (p *palette) errText(s string) string { return p.paint(color.FgRed, s) }
-
 // status paints a goroutine's status (a state, or a wait reason).
 func (p *palette) status(g *runtime.G, s string) string {
 	return p.paint(stateColor(g.Status()), s)

@@ -204,9 +204,6 @@ func runqempty(pp *P) bool {
 	return pp.runqhead == pp.runqtail && pp.runnext == nil
 }
 
-// runqlen is the number of Gs in pp's ring (not counting runnext).
-func runqlen(pp *P) int { return int(pp.runqtail - pp.runqhead) }
-
 // runqput puts gp on pp's local run queue. With next, gp goes in runnext and
 // the G that was there is kicked to the tail of the ring. A full ring moves
 // half of itself to the global queue (runqputslow). Mirrors runqput.

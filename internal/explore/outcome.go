@@ -25,21 +25,10 @@ const (
 	OK       Outcome = "ok"       // main returned and nothing was left
 )
 
-var outcomeOrder = []Outcome{Assert, Panic, Fatal, Deadlock, Leak, Limit, Error, Left, OK}
-
 // Failure reports whether the outcome is a failure: any but ok and left.
 // A Go program may end with goroutines still alive, so "left" is only
 // noted; a goroutine the leak check marks leaked is a failure.
 func (o Outcome) Failure() bool { return o != OK && o != Left }
-
-func (o Outcome) rank() int {
-	for i, x := range outcomeOrder {
-		if x == o {
-			return i
-		}
-	}
-	return len(outcomeOrder)
-}
 
 // A Result is the classified end of one run.
 type Result struct {
