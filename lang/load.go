@@ -222,6 +222,12 @@ func (r *run) load(thread *starlark.Thread, name string) (starlark.StringDict, e
 	if mod == nil {
 		return nil, fmt.Errorf("module %s was not compiled before the run", p)
 	}
+	return r.initModule(thread, mod)
+}
+
+// initModule runs mod's top level the first time it is loaded, on the
+// loading thread, and returns its frozen globals.
+func (r *run) initModule(thread *starlark.Thread, mod *module) (starlark.StringDict, error) {
 	switch mod.state {
 	case moduleLoaded:
 		return mod.globals, mod.err

@@ -776,18 +776,7 @@ func (w *world) load(thread *starlark.Thread, name string) (starlark.StringDict,
 			return nil, err
 		}
 	}
-	mod := r.modules[p]
-	switch mod.state {
-	case moduleLoaded:
-		return mod.globals, mod.err
-	case moduleLoading:
-		return nil, errors.New("cycle in load graph")
-	}
-	mod.state = moduleLoading
-	g, err := mod.prog.Init(thread, r.predeclared)
-	g.Freeze()
-	mod.globals, mod.err, mod.state = g, err, moduleLoaded
-	return g, err
+	return r.initModule(thread, r.modules[p])
 }
 
 // survive wraps a goroutine's function: an error it ends with (a panic, a

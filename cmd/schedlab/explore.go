@@ -128,7 +128,7 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	defaults.MaxSteps, defaults.Timeout = exploreMaxSteps, exploreTimeout
 	defaults.RegisterFlags(fs, exploreRunFlags...)
 
-	files, err := parseFlags(fs, args)
+	files, err := cli.ParseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		printExploreHelp(stdout, fs)
 		return 0
@@ -367,7 +367,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("schedlab explore merge", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	jsonOut := fs.Bool("json", false, "write the merged report as JSON")
-	files, err := parseFlags(fs, args)
+	files, err := cli.ParseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		exploreHelp(stdout)
 		return 0
@@ -430,23 +430,6 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// parseFlags parses args with fs, letting flags follow the positional
-// arguments too, and returns the positional arguments.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
 }
 
 // isTerminal reports whether w is a terminal.

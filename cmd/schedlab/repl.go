@@ -34,21 +34,14 @@ func replCmd(args []string, stdout, stderr io.Writer) int {
 		maxMemory, err = cli.ParseSize(v)
 		return err
 	})
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				replHelp(stdout)
-				return 0
-			}
-			fmt.Fprintf(stderr, "schedlab repl: %v\nusage: %s\n", err, replSynopsis)
-			return 2
+	files, err := cli.ParseInterspersed(fs, args) // flags may follow the script
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			replHelp(stdout)
+			return 0
 		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0)) // flags may follow the script
-		args = fs.Args()[1:]
+		fmt.Fprintf(stderr, "schedlab repl: %v\nusage: %s\n", err, replSynopsis)
+		return 2
 	}
 	if *procs < 1 || *procs > 1024 {
 		fmt.Fprintf(stderr, "schedlab repl: --procs %d: want 1 to 1024\n", *procs)

@@ -68,7 +68,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	// First the command line alone: find the script, and report a bad
 	// flag before reading any file.
 	fs := newFlagSet(NewSettings())
-	files, err := parseInterspersed(fs, args)
+	files, err := ParseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		printRunHelp(stdout, fs)
 		return 0
@@ -108,10 +108,10 @@ func newFlagSet(s *Settings) *flag.FlagSet {
 	return fs
 }
 
-// parseInterspersed parses args with fs, letting flags come after the
+// ParseInterspersed parses args with fs, letting flags come after the
 // positional arguments too (`schedlab run x.star --trace`), and returns
 // the positional arguments.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+func ParseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
@@ -150,7 +150,7 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 			return nil, fmt.Errorf("%s:%d: schedlab directive: %v", filename, d.line, err)
 		}
 	}
-	if _, err := parseInterspersed(fs, args); err != nil {
+	if _, err := ParseInterspersed(fs, args); err != nil {
 		return nil, fmt.Errorf("schedlab run: %v", err) // cannot happen: Run parsed args already
 	}
 	fs.Visit(func(f *flag.Flag) { s.set[f.Name] = true })
