@@ -439,7 +439,12 @@ func isTerminal(w io.Writer) bool {
 }
 
 func printExploreHelp(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: %s\n\n%s\n\nFlags:\n", exploreSynopsis, exploreHelpText)
+	printHelp(w, exploreSynopsis, exploreHelpText, fs)
+}
+
+// printHelp writes a command's help: its synopsis, its text and its flags.
+func printHelp(w io.Writer, synopsis, text string, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: %s\n\n%s\n\nFlags:\n", synopsis, text)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)

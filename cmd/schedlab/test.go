@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/mattn/go-isatty"
 
 	"github.com/schedlab/schedlab/golden"
 )
@@ -99,15 +98,9 @@ func useColor(w io.Writer) bool {
 	if _, ok := os.LookupEnv("NO_COLOR"); ok {
 		return false
 	}
-	f, ok := w.(*os.File)
-	return ok && isatty.IsTerminal(f.Fd())
+	return isTerminal(w)
 }
 
-func printTestHelp(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: %s\n\n%s\n\nFlags:\n", testSynopsis, testHelpText)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
-}
+func printTestHelp(w io.Writer, fs *flag.FlagSet) { printHelp(w, testSynopsis, testHelpText, fs) }
 
 func testHelp(w io.Writer) { testCmd([]string{"-h"}, w, io.Discard) }
