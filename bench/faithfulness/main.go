@@ -1,0 +1,303 @@
+// Command faithfulness measures how close schedlab's multi-P schedules come
+// to the real runtime's. For every racy Go program of corpus/ (each prints
+// one short line that names its outcome) it compares the distribution of
+// outcomes that real Go printed, as record.sh recorded it, with what
+// schedlab prints for the program's Starlark twin:
+//
+//   - default: what `schedlab run --procs P twin.star` prints, and whether
+//     that is Go's most frequent outcome;
+//   - found: how many of Go's outcomes of frequency ≥ 0.5% `schedlab explore
+//     --runs N --perturb=timing` finds;
+//   - unsound: the outcomes schedlab gives at ≥ 0.5% that Go never printed;
+//   - TVD: the total variation distance between the two distributions;
+//   - Go~Go: the TVD between the two recordings of Go, the noise floor.
+//
+// Run it from the repository's root:
+//
+//	go run ./bench/faithfulness [-runs 2000] [-check] [program...]
+//
+// It builds schedlab from the working tree (or uses -schedlab), runs it as a
+// user would, prints a Markdown table on stdout and progress on stderr.
+// With -check it exits 1 unless the four targets of issue 12 are met: the
+// modal outcome on every program, every ≥ 0.5% outcome found, nothing
+// unsound, mean TVD ≤ 0.10. docs/faithfulness.md holds its last output.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/internal/explore"
+)
+
+// The recordings of real Go that are pooled into its distribution.
+var recordingRuns = []string{"run1", "run2"}
+
+func recordingName(name string, procs int) string { return fmt.Sprintf("%s-p%d.txt", name, procs) }
+
+func main() { os.Exit(doMain(os.Args[1:], os.Stdout, os.Stderr)) }
+
+type config struct {
+	dir      string  // bench/faithfulness
+	schedlab string  // the command
+	runs     int     // explore --runs
+	perturb  string  // explore --perturb
+	minFreq  float64 // the 0.5% threshold
+	stderr   io.Writer
+}
+
+func doMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("faithfulness", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := config{stderr: stderr}
+	fs.StringVar(&cfg.dir, "dir", "bench/faithfulness", "the `directory` that holds corpus/ and recordings/")
+	fs.StringVar(&cfg.schedlab, "schedlab", "", "the schedlab `command` to measure (default: go build ./cmd/schedlab from the working tree)")
+	fs.IntVar(&cfg.runs, "runs", 2000, "explore `N` runs of each twin")
+	fs.StringVar(&cfg.perturb, "perturb", "timing", "explore's --perturb `mode`")
+	fs.Float64Var(&cfg.minFreq, "min", 0.005, "the `frequency` from which an outcome counts for found and unsound")
+	check := fs.Bool("check", false, "exit 1 unless every target is met")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: go run ./bench/faithfulness [flags] [program...]\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if cfg.runs < 1 {
+		fmt.Fprintf(stderr, "faithfulness: -runs wants a positive count, got %d\n", cfg.runs)
+		return 2
+	}
+	entries, err := readManifest(filepath.Join(cfg.dir, "corpus", "MANIFEST"))
+	if err != nil {
+		fmt.Fprintf(stderr, "faithfulness: %v (run it from the repository's root, or give -dir)\n", err)
+		return 2
+	}
+	if only := fs.Args(); len(only) > 0 {
+		entries, err = selectEntries(entries, only)
+		if err != nil {
+			fmt.Fprintf(stderr, "faithfulness: %v\n", err)
+			return 2
+		}
+	}
+	if cfg.schedlab == "" {
+		tmp, err := os.MkdirTemp("", "faithfulness")
+		if err != nil {
+			fmt.Fprintf(stderr, "faithfulness: %v\n", err)
+			return 1
+		}
+		defer os.RemoveAll(tmp)
+		cfg.schedlab = filepath.Join(tmp, "schedlab")
+		fmt.Fprintln(stderr, "building schedlab")
+		if out, err := exec.Command("go", "build", "-o", cfg.schedlab, "./cmd/schedlab").CombinedOutput(); err != nil {
+			fmt.Fprintf(stderr, "faithfulness: go build ./cmd/schedlab: %v\n%s", err, out)
+			return 1
+		}
+	}
+
+	var rows []row
+	for _, e := range entries {
+		for _, p := range e.Procs {
+			fmt.Fprintf(stderr, "%s at %d Ps\n", e.Name, p)
+			r, err := measure(&cfg, e.Name, p)
+			if err != nil {
+				fmt.Fprintf(stderr, "faithfulness: %s at %d Ps: %v\n", e.Name, p, err)
+				return 1
+			}
+			rows = append(rows, r)
+		}
+	}
+	met := writeReport(stdout, &cfg, rows)
+	if *check && !met {
+		return 1
+	}
+	return 0
+}
+
+func selectEntries(all []entry, names []string) ([]entry, error) {
+	var out []entry
+	for _, n := range names {
+		found := false
+		for _, e := range all {
+			if e.Name == n {
+				out = append(out, e)
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("no program %q in corpus/MANIFEST", n)
+		}
+	}
+	return out, nil
+}
+
+// A row is the measurement of one program at one proc count.
+type row struct {
+	Name    string
+	Procs   int
+	Go      *Dist // the recordings pooled
+	GoNoise float64
+	Default string
+	Sim     *Dist // explore's classes, by what they printed
+}
+
+func measure(cfg *config, name string, procs int) (row, error) {
+	r := row{Name: name, Procs: procs, Go: newDist()}
+	var recs []*Dist
+	for _, run := range recordingRuns {
+		d, err := readRecording(filepath.Join(cfg.dir, "recordings", run, recordingName(name, procs)))
+		if err != nil {
+			return r, err
+		}
+		recs = append(recs, d)
+		r.Go.merge(d)
+	}
+	if len(recs) == 2 {
+		r.GoNoise = TVD(recs[0], recs[1])
+	}
+	star := filepath.Join(cfg.dir, "corpus", name+".star")
+	p := strconv.Itoa(procs)
+
+	out, err := runOutcome(cfg, "", "run", "--procs", p, star)
+	if err != nil {
+		return r, err
+	}
+	r.Default = out
+
+	var js bytes.Buffer
+	cmd := exec.Command(cfg.schedlab, "explore", "--json", "--runs", strconv.Itoa(cfg.runs), "--procs", p, "--perturb="+cfg.perturb, star)
+	cmd.Stdout = &js
+	cmd.Stderr = io.Discard
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 { // 1: some class is a failure, a valid report
+			return r, fmt.Errorf("schedlab explore: %v", err)
+		}
+	}
+	rep, err := explore.ReadJSON(js.Bytes())
+	if err != nil {
+		return r, fmt.Errorf("schedlab explore --json: %v", err)
+	}
+	r.Sim = newDist()
+	for i := range rep.Classes {
+		c := &rep.Classes[i]
+		label, err := runOutcome(cfg, string(c.Outcome), append([]string{"run"}, rep.ReplayArgs(c)...)...)
+		if err != nil {
+			return r, err
+		}
+		r.Sim.add(label, c.Count)
+	}
+	return r, nil
+}
+
+// runOutcome runs schedlab with args and names the outcome of the run: the
+// line it printed, or, for a run that did not end well, its outcome in
+// angle brackets before it.
+func runOutcome(cfg *config, class string, args ...string) (string, error) {
+	var stdout bytes.Buffer
+	cmd := exec.Command(cfg.schedlab, args...)
+	cmd.Stdout = &stdout
+	cmd.Stderr = io.Discard
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return "", fmt.Errorf("schedlab %s: %v", strings.Join(args, " "), err)
+	}
+	label := strings.TrimRight(stdout.String(), "\n")
+	switch {
+	case class != "" && class != string(explore.OK) && class != string(explore.Left):
+		label = "<" + class + "> " + label
+	case class == "" && err != nil:
+		label = fmt.Sprintf("<exit %d> %s", ee.ExitCode(), label)
+	}
+	return label, nil
+}
+
+// writeReport prints the table and the details, and reports whether every
+// target is met.
+func writeReport(w io.Writer, cfg *config, rows []row) bool {
+	fmt.Fprintf(w, "| program | Ps | Go's mode | default run | mode | Go outcomes ≥ %s found | unsound ≥ %s | TVD | Go~Go |\n", pct(cfg.minFreq), pct(cfg.minFreq))
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	var modal, found, wanted, unsound int
+	var tvdSum float64
+	for _, r := range rows {
+		mode := r.Go.Mode()
+		ok := r.Default == mode
+		if ok {
+			modal++
+		}
+		f, n := 0, 0
+		for _, o := range r.Go.Outcomes() {
+			if r.Go.P(o) >= cfg.minFreq {
+				n++
+				if r.Sim.Counts[o] > 0 {
+					f++
+				}
+			}
+		}
+		found += f
+		wanted += n
+		var bad []string
+		for _, o := range r.Sim.Outcomes() {
+			if r.Sim.P(o) >= cfg.minFreq && r.Go.Counts[o] == 0 {
+				bad = append(bad, fmt.Sprintf("`%s` %s", o, pct(r.Sim.P(o))))
+			}
+		}
+		unsound += len(bad)
+		tvd := TVD(r.Go, r.Sim)
+		tvdSum += tvd
+		fmt.Fprintf(w, "| %s | %d | `%s` %s | `%s` | %s | %d/%d | %s | %.3f | %.3f |\n",
+			r.Name, r.Procs, mode, pct(r.Go.P(mode)), r.Default, yesNo(ok), f, n, orNone(bad), tvd, r.GoNoise)
+	}
+	mean := 0.0
+	if len(rows) > 0 {
+		mean = tvdSum / float64(len(rows))
+	}
+	fmt.Fprintf(w, "\nmodal outcome %d/%d · Go outcomes found %d/%d · unsound %d · mean TVD %.3f (explore --runs %d --perturb=%s; Go: %s pooled)\n",
+		modal, len(rows), found, wanted, unsound, mean, cfg.runs, cfg.perturb, strings.Join(recordingRuns, "+"))
+	met := modal == len(rows) && found == wanted && unsound == 0 && mean <= 0.10
+	fmt.Fprintf(w, "targets (every mode, every outcome found, none unsound, mean TVD ≤ 0.10): %s\n", map[bool]string{true: "met", false: "not met"}[met])
+
+	fmt.Fprintln(w, "\n### Outcomes, Go against schedlab")
+	for _, r := range rows {
+		fmt.Fprintf(w, "\n%s at %d Ps (Go %d runs, schedlab %d runs):\n\n", r.Name, r.Procs, r.Go.Total, r.Sim.Total)
+		all := r.Go.Outcomes()
+		for _, o := range r.Sim.Outcomes() {
+			if r.Go.Counts[o] == 0 {
+				all = append(all, o)
+			}
+		}
+		for _, o := range all {
+			fmt.Fprintf(w, "    %-24s Go %7s   schedlab %7s\n", o, pct(r.Go.P(o)), pct(r.Sim.P(o)))
+		}
+	}
+	return met
+}
+
+func pct(p float64) string {
+	if p == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(100*p, 'f', 1, 64) + "%"
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "**no**"
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
