@@ -28,7 +28,7 @@ const (
 	EvGoCreate                 // G created G2 (newproc); Arg = 1 if put in runnext; Reason = function name
 	EvGoStart                  // G starts running on P/M (execute); Arg = 1 if it inherits the time slice
 	EvGoSched                  // G called gosched and went to the global queue (goschedImpl); Arg = 1: to its P's ring instead (goyield)
-	EvGoPreempt                // G was preempted after its time slice and went to the global queue
+	EvGoPreempt                // G was preempted after its time slice and went to the global queue; Arg = 1: kept in its P's runnext, preempted by a stop-the-world (goschedImpl)
 	EvGoBlock                  // G parked (gopark); Reason = wait reason
 	EvGoUnblock                // G readied G2 (goready); Arg = 1 if put in runnext, 0 if on the local ring, 2 if global
 	EvGoSyscallBegin           // G entered a syscall lasting Arg ns (entersyscall)

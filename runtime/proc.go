@@ -638,12 +638,14 @@ func (m *Machine) gfget(pp *P) *G {
 }
 
 // newproc1 makes a G to run fn, reusing a dead one if pp has any, with a
-// fresh goid from pp's goidcache. The G is _Grunnable and on no queue.
-// Mirrors newproc1.
+// fresh goid from pp's goidcache. The G is _Grunnable and on no queue. A
+// fresh G goes _Gidle → _Gdead (allgadd) → _Grunnable, a reused one
+// _Gdead → _Grunnable, as in the runtime. Mirrors newproc1.
 func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
 	gp := m.gfget(pp)
 	if gp == nil {
 		gp = &G{m: m, status: Gidle}
+		casgstatus(gp, Gidle, Gdead)
 		m.allg = append(m.allg, gp)
 	} else {
 		m.stats.GFreeReused++
@@ -671,7 +673,7 @@ func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
 	} else {
 		gp.co = newPooledCoro(body)
 	}
-	casgstatus(gp, gp.status, Grunnable)
+	casgstatus(gp, Gdead, Grunnable)
 	m.ngalive++
 	m.stats.Goroutines++
 	if m.ngalive > m.stats.MaxGoroutines {
@@ -965,8 +967,10 @@ func (m *Machine) preemptone(pp *P) bool {
 }
 
 // stopTheWorld takes every P but the caller's away from its M: a G in the
-// middle of work on another P is preempted to the global queue, and the
-// M goes idle. Ps in syscalls are left to their Gs. Mirrors
+// middle of work on another P is preempted into its own P's runnext (Go
+// 1.26's goschedImpl: "If preempted for STW, keep the G on the local P in
+// runnext so it can keep running immediately after the STW"), and the M
+// goes idle. Ps in syscalls are left to their Gs. Mirrors
 // stopTheWorldWithSema, with the preemption of running Gs made explicit.
 func (m *Machine) stopTheWorld(self *G) {
 	cur := self.mp.p
@@ -979,10 +983,10 @@ func (m *Machine) stopTheWorld(self *G) {
 			gp.workLeft = max(gp.workUntil-m.now, 0)
 			gp.workUntil = m.now
 			gp.gen++
-			m.emit(EvGoPreempt, pp, mp, gp, nil, -1, 0, "")
+			m.emit(EvGoPreempt, pp, mp, gp, nil, -1, 1, "")
 			casgstatus(gp, Grunning, Grunnable)
 			m.dropg(gp)
-			m.globrunqput(gp)
+			m.runqput(pp, gp, true)
 		}
 		if mp.nextp == pp {
 			mp.nextp = nil

@@ -593,3 +593,56 @@ func TestPreemptedGoesToGlobalQueue(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// newproc1 and allgadd: a fresh G goes _Gidle → _Gdead → _Grunnable, and
+// _Gpreempted is left only for _Gwaiting (casGFromPreempted); time-slice
+// preemption is _Grunning → _Grunnable (gopreempt_m → goschedImpl).
+func TestStatusTableIsTheRuntimes(t *testing.T) {
+	for _, tc := range []struct {
+		from, to Status
+		legal    bool
+	}{
+		{Gidle, Gdead, true},
+		{Gidle, Grunnable, false},
+		{Gdead, Grunnable, true},
+		{Grunning, Grunnable, true},
+		{Grunning, Gpreempted, true},
+		{Gpreempted, Gwaiting, true},
+		{Gpreempted, Grunnable, false},
+	} {
+		if legal[tc.from][tc.to] != tc.legal {
+			t.Errorf("%v → %v legal = %v, want %v", tc.from, tc.to, !tc.legal, tc.legal)
+		}
+	}
+	_, _, gs := world(1, 1)
+	if gs[0].status != Grunnable {
+		t.Errorf("a fresh G is %v, want runnable", gs[0].status)
+	}
+}
+
+// goschedImpl, Go 1.26: "If preempted for STW, keep the G on the local P in
+// runnext so it can keep running immediately after the STW." A G running on
+// P1 when P0's G stops the world waits in P1's runnext, not on the global
+// queue.
+func TestStopTheWorldKeepsPreemptedInRunnext(t *testing.T) {
+	m, mp0, gs := world(2, 2)
+	self, other := gs[0], gs[1]
+	m.execute(mp0, self, false)
+	m.handoff = nil // execute's switch is not made in a white-box test
+	mp1 := m.newm()
+	pp1 := m.allp[1]
+	m.pidleRemove(pp1)
+	m.acquirep(mp1, pp1)
+	m.execute(mp1, other, false)
+	m.handoff = nil
+	m.stopTheWorld(self)
+	if pp1.runnext != other {
+		t.Errorf("P1's runnext = %v, want G%d, the G the stop-the-world preempted", pp1.runnext, other.goid)
+	}
+	if m.runq.size != 0 {
+		t.Errorf("global queue holds %d Gs, want 0", m.runq.size)
+	}
+	if other.status != Grunnable {
+		t.Errorf("preempted G is %v, want runnable", other.status)
+	}
+}

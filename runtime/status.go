@@ -7,18 +7,26 @@
 //
 // The legal transitions, as the real runtime makes them:
 //
-//	_Gidle      → _Grunnable  newproc1 (a fresh G) — here _Gdead → _Grunnable too, a G reused from gFree
+//	_Gidle      → _Gdead      newproc1, allgadd: a fresh G is dead until it is set up
+//	_Gdead      → _Grunnable  newproc1: a G, fresh or reused from gFree, made ready to run
 //	_Grunnable  → _Grunning   execute
-//	_Grunning   → _Grunnable  goschedImpl (gosched), exitsyscall's slow path is _Gsyscall → _Grunnable
+//	_Grunning   → _Grunnable  goschedImpl: gosched, and preemption (gopreempt_m, also for
+//	                          sysmon's 10ms slice and for a stop-the-world)
 //	_Grunning   → _Gwaiting   gopark
 //	_Grunning   → _Gsyscall   entersyscall
-//	_Grunning   → _Gpreempted preemption at a safe point (gopreempt_m / suspendG)
+//	_Grunning   → _Gpreempted preemptPark, for suspendG (the GC's stack scan)
 //	_Grunning   → _Gdead      goexit0
 //	_Gwaiting   → _Grunnable  ready (goready)
 //	_Gwaiting   → _Gleaked    the leak check found the G unreachable
 //	_Gsyscall   → _Grunning   exitsyscall, fast path
 //	_Gsyscall   → _Grunnable  exitsyscall, no P to be had
-//	_Gpreempted → _Grunnable  the preempted G is queued again
+//	_Gpreempted → _Gwaiting   casGFromPreempted, when suspendG is done with the G
+//
+// The simulator has no garbage collector, so nothing calls suspendG and no G
+// is ever _Gpreempted: a preempted G is _Grunnable, as in the real runtime
+// for every preemption but the GC's. The two _Gpreempted edges are in the
+// table because they are the runtime's; no script can reach them, nor
+// _Gcopystack (no stacks to grow) or the _Gscan bits (no stack scans).
 //
 // A P is _Pidle (on the idle list), _Prunning (owned by an M running Go
 // code or looking for work), _Psyscall (its M is in a system call and may
@@ -58,8 +66,8 @@ const (
 	Gdead // 6
 	_     // 7, _Genqueue_unused
 	_     // 8, _Gcopystack
-	// _Gpreempted means this goroutine stopped itself for a preemption
-	// request. It is passed at once to a run queue.
+	// _Gpreempted means this goroutine stopped itself for a suspendG
+	// preemption (the GC's). It is unreachable here: see the table above.
 	Gpreempted // 9
 	// _Gleaked means this goroutine is blocked on an object that no
 	// goroutine that can still run can reach: it will never run again.
@@ -91,13 +99,13 @@ func (s Status) String() string {
 
 // legalTransition[from] is the set of states a G may move to from from.
 var legalTransition = [...]uint16{
-	Gidle:      1 << Grunnable,
+	Gidle:      1 << Gdead,
 	Grunnable:  1 << Grunning,
 	Grunning:   1<<Grunnable | 1<<Gwaiting | 1<<Gsyscall | 1<<Gpreempted | 1<<Gdead,
 	Gsyscall:   1<<Grunning | 1<<Grunnable,
 	Gwaiting:   1<<Grunnable | 1<<Gleaked,
 	Gdead:      1 << Grunnable,
-	Gpreempted: 1 << Grunnable,
+	Gpreempted: 1 << Gwaiting,
 	Gleaked:    0,
 }
 

@@ -35,11 +35,11 @@ var kindFields = [...]fieldSet{
 	runtime.EvGoCreate:       listed | useG2 | useArg | useReason, // new G, runnext?, fn
 	runtime.EvGoStart:        listed | useArg,                     // inherits time slice?
 	runtime.EvGoSched:        listed | useArg,                     // 1: to the local ring (goyield)
-	runtime.EvGoPreempt:      listed,
-	runtime.EvGoBlock:        listed | useReason,      // wait reason
-	runtime.EvGoUnblock:      listed | useG2 | useArg, // readied G, where it went
-	runtime.EvGoSyscallBegin: listed | useArg,         // duration
-	runtime.EvGoSyscallEnd:   listed | useReason,      // "fast", "idle p", "no p"
+	runtime.EvGoPreempt:      listed | useArg,                     // 1: kept in runnext (a stop-the-world)
+	runtime.EvGoBlock:        listed | useReason,                  // wait reason
+	runtime.EvGoUnblock:      listed | useG2 | useArg,             // readied G, where it went
+	runtime.EvGoSyscallBegin: listed | useArg,                     // duration
+	runtime.EvGoSyscallEnd:   listed | useReason,                  // "fast", "idle p", "no p"
 	runtime.EvGoDestroy:      listed,
 	runtime.EvGoWork:         listed | useArg, // duration
 	runtime.EvGoSleep:        listed | useArg, // wake-up time

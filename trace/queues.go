@@ -60,7 +60,9 @@ func (q *queueModel) event(ev *runtime.Event) bool {
 		q.add(ev.G2)
 	case runtime.EvGoSched, runtime.EvGoPreempt:
 		q.add(ev.G)
-		q.global++
+		if ev.Arg == 0 { // else the local ring (goyield) or runnext (a stop-the-world)
+			q.global++
+		}
 	case runtime.EvGoSyscallEnd:
 		if ev.Reason == "no p" {
 			q.add(ev.G)

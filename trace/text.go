@@ -176,9 +176,12 @@ func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 			b = append(b, "slice=new"...)
 		}
 	case runtime.EvGoSched, runtime.EvGoPreempt:
-		if ev.Kind == runtime.EvGoSched && ev.Arg == 1 {
+		switch {
+		case ev.Kind == runtime.EvGoSched && ev.Arg == 1:
 			b = append(b, "to=runq"...) // goyield: the tail of the local ring
-		} else {
+		case ev.Kind == runtime.EvGoPreempt && ev.Arg == 1:
+			b = append(b, "to=runnext"...) // preempted for a stop-the-world
+		default:
 			b = append(b, "to=global"...)
 		}
 	case runtime.EvGoBlock:
