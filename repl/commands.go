@@ -34,6 +34,7 @@ func init() {
 		{name: "help", help: "this help", run: cmdHelp},
 		{name: "ps", help: "every goroutine: status, function, state, where it is", run: cmdPs},
 		{name: "runq", help: "each P's runnext and ring, the global queue, idle Ps, spinning Ms", run: cmdRunq},
+		{name: "ms", help: "every M: the P it holds, the G it runs, what it does", run: cmdMs},
 		{name: "step", args: "[n]", help: "advance n scheduling events (1), printing each", run: cmdStep, nargs: 1},
 		{name: "run", help: "advance until nothing but goroutine 1 could run", run: cmdRun},
 		{name: "trace", args: "[on|off]", help: "print every scheduling event as it happens", run: cmdTrace, nargs: 1},
@@ -211,6 +212,29 @@ func cmdRunq(r *repl, _ []string) bool {
 	}
 	fmt.Fprintf(r.out, "idle Ps: [%s]\n", strings.Join(idle, " "))
 	fmt.Fprintf(r.out, "spinning Ms: [%s]\n", strings.Join(spinning, " "))
+	return false
+}
+
+// cmdMs is :ms: one line per M, in creation order: the P it holds, its
+// curg, and what it is doing (runtime.MState.Activity). An M with no G
+// runs on its g0, the scheduler's own stack: "g0" stands in curg's place.
+func cmdMs(r *repl, _ []string) bool {
+	var t table
+	for _, mm := range r.session().Machine().Snapshot().Ms {
+		p := "-"
+		switch {
+		case mm.P >= 0:
+			p = fmt.Sprintf("P%d", mm.P)
+		case mm.SyscallP >= 0:
+			p = fmt.Sprintf("(P%d)", mm.SyscallP) // left in _Psyscall, not yet retaken
+		}
+		g := "g0"
+		if mm.Curg != 0 {
+			g = fmt.Sprintf("G%d", mm.Curg)
+		}
+		t.add(plain(fmt.Sprintf("M%d", mm.ID)), plain(p), plain("curg="+g), plain(mm.Activity()))
+	}
+	t.write(r.out, 2)
 	return false
 }
 

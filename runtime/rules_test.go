@@ -646,3 +646,23 @@ func TestStopTheWorldKeepsPreemptedInRunnext(t *testing.T) {
 		t.Errorf("preempted G is %v, want runnable", other.status)
 	}
 }
+
+// MState.Activity: every case of what an M can be doing has its word.
+func TestMStateActivity(t *testing.T) {
+	for _, tc := range []struct {
+		ms   MState
+		want string
+	}{
+		{MState{P: 0, Curg: 5, SyscallP: -1}, "running"},
+		{MState{P: -1, Curg: 5, Syscall: true, SyscallP: 1}, "syscall"},
+		{MState{P: -1, Curg: 5, Syscall: true, SyscallP: -1}, "syscall, no P"},
+		{MState{P: 1, Spinning: true, SyscallP: -1}, "spinning"},
+		{MState{P: -1, Idle: true, SyscallP: -1}, "idle"},
+		{MState{P: 0, SyscallP: -1}, "schedule"},
+		{MState{P: -1, SyscallP: -1}, "starting"},
+	} {
+		if got := tc.ms.Activity(); got != tc.want {
+			t.Errorf("%+v.Activity() = %q, want %q", tc.ms, got, tc.want)
+		}
+	}
+}

@@ -25,6 +25,42 @@ type MState struct {
 	Spinning bool
 	Idle     bool // parked on the idle list
 	Syscall  bool // blocked in a syscall
+	// SyscallP is the P a syscalling M left in _Psyscall (entersyscall),
+	// -1 once sysmon has retaken it (retake, handoffp) or for an M not in
+	// a syscall.
+	SyscallP int
+}
+
+// Activity says what the M is doing, in the words of proc.go's model: an M
+// always runs either a goroutine (curg) or its own g0, and on g0 it runs
+// the scheduler. So an M is one of:
+//
+//	"running"        on curg, with its P
+//	"syscall"        blocked in a system call on curg, its P left in _Psyscall (SyscallP)
+//	"syscall, no P"  blocked in a system call, its P retaken by sysmon or handed off (handoffp)
+//	"spinning"       on g0, holding a P, looking for work to steal (findRunnable)
+//	"schedule"       on g0, holding a P, in schedule but not spinning
+//	"idle"           parked on the idle M list (stopm), holding nothing
+//	"starting"       woken by startm with a P to take (nextp), not yet running
+//
+// The REPL's :ms and the playground's picture show this word; there is one
+// definition, here.
+func (ms *MState) Activity() string {
+	switch {
+	case ms.Syscall && ms.SyscallP < 0 && ms.P < 0:
+		return "syscall, no P"
+	case ms.Syscall:
+		return "syscall"
+	case ms.Curg != 0:
+		return "running"
+	case ms.Spinning:
+		return "spinning"
+	case ms.Idle:
+		return "idle"
+	case ms.P >= 0:
+		return "schedule"
+	}
+	return "starting"
 }
 
 // A Snapshot is the scheduler's state at one instant, for :runq, the
@@ -74,7 +110,10 @@ func (m *Machine) Snapshot() *Snapshot {
 		s.Ps = append(s.Ps, ps)
 	}
 	for _, mp := range m.allm {
-		ms := MState{ID: int(mp.id), P: -1, Spinning: mp.spinning, Idle: mp.idle, Syscall: mp.syscall}
+		ms := MState{ID: int(mp.id), P: -1, SyscallP: -1, Spinning: mp.spinning, Idle: mp.idle, Syscall: mp.syscall}
+		if mp.syscall && mp.oldp != nil && mp.oldp.status == Psyscall {
+			ms.SyscallP = int(mp.oldp.id)
+		}
 		if mp.p != nil {
 			ms.P = int(mp.p.id)
 		}
