@@ -85,6 +85,9 @@ func TestGolden(t *testing.T) {
 			got := session(t, string(b), opts)
 			golden := strings.TrimSuffix(in, ".in") + ".golden"
 			want, err := os.ReadFile(golden)
+			if err != nil && !*update {
+				t.Fatal(err)
+			}
 			if got != string(want) {
 				if *update {
 					if err := os.WriteFile(golden, []byte(got), 0o666); err != nil {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
@@ -37,11 +36,8 @@ func tmuxPath(t *testing.T) string {
 func buildSchedlab(t *testing.T, dir string) string {
 	t.Helper()
 	exe := filepath.Join(dir, "schedlab")
-	gocmd := filepath.Join(goruntime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(gocmd); err != nil {
-		gocmd = "go"
-	}
-	out, err := exec.Command(gocmd, "build", "-o", exe, "github.com/schedlab/schedlab/cmd/schedlab").CombinedOutput()
+	// go test puts the go command that runs it first on PATH.
+	out, err := exec.Command("go", "build", "-o", exe, "github.com/schedlab/schedlab/cmd/schedlab").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

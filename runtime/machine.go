@@ -102,6 +102,8 @@ func (o Outcome) String() string {
 }
 
 // ErrDeadlock is Go's fatal error text for a run in which nothing can run.
+//
+//lint:ignore ST1005 Go's own words, printed as Go prints them
 var ErrDeadlock = errors.New("all goroutines are asleep - deadlock!")
 
 // A LimitError reports a resource limit reached by a run.

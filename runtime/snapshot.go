@@ -138,14 +138,14 @@ func (m *Machine) CheckInvariants() error {
 	where := make(map[*G]string)
 	put := func(gp *G, place string) error {
 		if prev, ok := where[gp]; ok {
-			return fmt.Errorf("G%d is in two places: %s and %s", gp.goid, prev, place)
+			return fmt.Errorf("invariant: G%d is in two places: %s and %s", gp.goid, prev, place)
 		}
 		where[gp] = place
 		return nil
 	}
 	for _, pp := range m.allp[:m.gomaxprocs] {
 		if n := pp.runqtail - pp.runqhead; n > runqSize {
-			return fmt.Errorf("P%d: ring holds %d > %d", pp.id, n, runqSize)
+			return fmt.Errorf("invariant: P%d: ring holds %d > %d", pp.id, n, runqSize)
 		}
 		if pp.runnext != nil {
 			if err := put(pp.runnext, fmt.Sprintf("runnext of P%d", pp.id)); err != nil {
@@ -158,10 +158,10 @@ func (m *Machine) CheckInvariants() error {
 			}
 		}
 		if pp.status == Pidle && !runqempty(pp) {
-			return fmt.Errorf("P%d is idle with a non-empty run queue", pp.id)
+			return fmt.Errorf("invariant: P%d is idle with a non-empty run queue", pp.id)
 		}
 		if pp.m != nil && pp.m.p != pp && pp.m.nextp != pp {
-			return fmt.Errorf("P%d says M%d holds it, M%d disagrees", pp.id, pp.m.id, pp.m.id)
+			return fmt.Errorf("invariant: P%d says M%d holds it, M%d disagrees", pp.id, pp.m.id, pp.m.id)
 		}
 	}
 	for _, gp := range m.runq.slice() {
@@ -172,13 +172,13 @@ func (m *Machine) CheckInvariants() error {
 	idle := make(map[*P]bool)
 	for _, pp := range m.pidle {
 		if pp.status != Pidle {
-			return fmt.Errorf("P%d is on the idle list but %v", pp.id, pp.status)
+			return fmt.Errorf("invariant: P%d is on the idle list but %v", pp.id, pp.status)
 		}
 		idle[pp] = true
 	}
 	for _, pp := range m.allp[:m.gomaxprocs] {
 		if pp.status == Pidle && !idle[pp] {
-			return fmt.Errorf("P%d is idle but not on the idle list", pp.id)
+			return fmt.Errorf("invariant: P%d is idle but not on the idle list", pp.id)
 		}
 	}
 	spinning := int32(0)
@@ -191,11 +191,11 @@ func (m *Machine) CheckInvariants() error {
 				return err
 			}
 			if mp.curg.status != Grunning && mp.curg.status != Gsyscall {
-				return fmt.Errorf("G%d is curg of M%d but %v", mp.curg.goid, mp.id, mp.curg.status)
+				return fmt.Errorf("invariant: G%d is curg of M%d but %v", mp.curg.goid, mp.id, mp.curg.status)
 			}
 		}
 		if mp.p != nil && mp.p.m != mp {
-			return fmt.Errorf("M%d holds P%d, which says M%v", mp.id, mp.p.id, mp.p.m)
+			return fmt.Errorf("invariant: M%d holds P%d, which says M%v", mp.id, mp.p.id, mp.p.m)
 		}
 	}
 	if spinning != m.nmspinning {
@@ -206,11 +206,11 @@ func (m *Machine) CheckInvariants() error {
 		switch gp.status {
 		case Grunnable:
 			if !queued {
-				return fmt.Errorf("G%d is runnable but on no run queue (lost)", gp.goid)
+				return fmt.Errorf("invariant: G%d is runnable but on no run queue (lost)", gp.goid)
 			}
 		case Gwaiting, Gdead, Gleaked:
 			if queued {
-				return fmt.Errorf("G%d is %v but %s", gp.goid, gp.status, where[gp])
+				return fmt.Errorf("invariant: G%d is %v but %s", gp.goid, gp.status, where[gp])
 			}
 		}
 	}

@@ -82,7 +82,7 @@ func scenario() []runtime.Event {
 	b.add(1500, 1, 1, 0, runtime.EvMSpinning)
 	e = b.add(2*us, 1, 1, 0, runtime.EvRunqSteal)
 	e.G2, e.P2, e.Arg = 2, 0, 1
-	e = b.add(2*us, 1, 1, 2, runtime.EvGoStart)
+	b.add(2*us, 1, 1, 2, runtime.EvGoStart)
 	e = b.add(2*us, 0, 0, 1, runtime.EvPrint)
 	e.Reason = "hello from main"
 	e = b.add(2500, 0, 0, 1, runtime.EvGoBlock)
@@ -126,7 +126,7 @@ func scenario() []runtime.Event {
 	e = b.add(1008*us, 0, 0, 3, runtime.EvGoUnblock)
 	e.G2, e.Arg = 1, 0
 	b.add(10008*us, 0, 0, 3, runtime.EvGoPreempt)
-	e = b.add(10008*us, 0, 0, 1, runtime.EvGoStart)
+	b.add(10008*us, 0, 0, 1, runtime.EvGoStart)
 	e = b.add(10008500, 0, 0, 1, runtime.EvGoCreate)
 	e.G2, e.Arg, e.Reason = 4, 2, "<lambda>"
 	e = b.add(10008500, 0, 0, 1, runtime.EvGlobalRunqPut)
