@@ -163,12 +163,13 @@ func (r *run) runMain(mod *module) *Result {
 	}
 
 	main := r.newGoroutine("main", nil)
+	r.mainPath = mod.path
 	mod.state = moduleLoading
-	m.Start(main.main(func() error {
+	main.bind(m.Start(main.main(func() error {
 		g, err := mod.prog.Init(main.thread, r.predeclared)
 		mod.globals, mod.err, mod.state = g, err, moduleLoaded
 		return err
-	}))
+	})))
 	if opts.Timeout > 0 {
 		t := time.AfterFunc(opts.Timeout, r.timeout)
 		defer t.Stop()

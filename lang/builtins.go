@@ -95,7 +95,9 @@ func spawn(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if r.wrapGoroutine != nil {
 		f = r.wrapGoroutine(f)
 	}
+	gr.spawning = child
 	ng, err := gr.g.Go(f, child.name)
+	gr.spawning = nil
 	gr.arm()
 	if err != nil {
 		child.forget()

@@ -69,6 +69,7 @@ type run struct {
 	m           *runtime.Machine
 	predeclared starlark.StringDict
 	root        string             // the directory tree load() is confined to
+	mainPath    string             // the script's path, as its positions name it
 	modules     map[string]*module // by path
 
 	// The hooks of every thread of the run (see newGoroutine).
@@ -182,8 +183,9 @@ type goroutine struct {
 	task   *Task
 	taskv  Task // what task points to, allocated with the goroutine
 
-	parent int64              // the goroutine that spawned it, 0 for main
-	site   starlark.CallFrame // the call of spawn, in the parent
+	parent   int64              // the goroutine that spawned it, 0 for main
+	site     starlark.CallFrame // the call of spawn, in the parent
+	spawning *goroutine         // the child it is creating, during its spawn (for the GoCreate's entry stack)
 
 	counted    uint64              // thread.Steps already added to run.steps
 	sinceStart uint64              // steps since the G was last put on a CPU

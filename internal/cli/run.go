@@ -13,6 +13,7 @@ import (
 	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/runtime"
 	"github.com/schedlab/schedlab/trace"
+	"github.com/schedlab/schedlab/trace/exectrace"
 )
 
 // RunSynopsis is the one-line usage of `schedlab run`.
@@ -42,9 +43,11 @@ the script's name. Flags are written -flag or --flag, and -flag=value or
 -flag value.
 
 --trace-format=json makes --trace write JSON lines instead, one object per
-event, the program's output included. --chrome-trace and --timeline also
-write the run to a file, as a Chrome trace (for Perfetto or
-chrome://tracing) or as a self-contained HTML page; they do not change what
+event, the program's output included. --chrome-trace, --timeline and
+--go-trace also write the run to a file, as a Chrome trace (for Perfetto
+or chrome://tracing), as a self-contained HTML page, or as a Go execution
+trace in Go 1.26's format, which go tool trace opens (go tool trace
+FILE) with the goroutines' Starlark stacks; they do not change what
 stdout shows, and a directive cannot set them. --schedtrace D prints on
 stderr, every D of virtual time, the line a Go program prints with
 GODEBUG=schedtrace=X; with --scheddetail it prints the state of every P,
@@ -169,12 +172,17 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 	// before anything is written.
 	h := s.Header()
 	var sinks []sink
+	var goTrace *exectrace.Writer
 	for _, out := range []struct {
 		flag, file string
 		open       func(io.Writer, trace.Header) closer
 	}{
 		{"chrome-trace", s.ChromeTrace, func(w io.Writer, h trace.Header) closer { return trace.NewChrome(w, h) }},
 		{"timeline", s.Timeline, func(w io.Writer, h trace.Header) closer { return trace.NewTimeline(w, h) }},
+		{"go-trace", s.GoTrace, func(w io.Writer, h trace.Header) closer {
+			goTrace = exectrace.New(w, exectrace.Options{Procs: s.Procs, GenerationEvents: goTraceGenerationEvents})
+			return goTrace
+		}},
 	} {
 		if out.file == "" {
 			continue
@@ -223,6 +231,18 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 		opts.Stderr = &crashDump{w: opts.Stderr, st: st}
 	}
 
+	// The Go execution trace's stacks are the goroutines' Starlark
+	// backtraces, which lang gives once the Machine exists.
+	if goTrace != nil {
+		onStart := opts.OnStart
+		opts.OnStart = func(m *runtime.Machine) {
+			if onStart != nil {
+				onStart(m)
+			}
+			goTrace.SetStacks(lang.GoTraceStacks(m))
+		}
+	}
+
 	tracers := make([]runtime.Tracer, len(sinks))
 	for i, w := range sinks {
 		tracers[i] = w
@@ -242,6 +262,10 @@ func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Write
 	}
 	return code
 }
+
+// goTraceGenerationEvents, if positive, cuts --go-trace files into
+// generations of that many events, for the tests of generation changes.
+var goTraceGenerationEvents = 0
 
 // A sink is a trace writer that must be finished when the run ends.
 type sink interface {

@@ -76,6 +76,7 @@ type Settings struct {
 	TraceFormat string // format of --trace on stdout: "text" or "json" (--trace-format)
 	ChromeTrace string // file for the Chrome/Perfetto trace; "" for none (--chrome-trace)
 	Timeline    string // file for the HTML timeline; "" for none (--timeline)
+	GoTrace     string // file for the Go execution trace, for go tool trace; "" for none (--go-trace)
 	SchedTrace  int64  // virtual ns between Go's schedtrace lines on stderr; 0 for none (--schedtrace)
 	SchedDetail bool   // Go's scheddetail=1: the state of every P, M and G (--scheddetail)
 
@@ -115,6 +116,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
 	fs.StringVar(&s.ChromeTrace, "chrome-trace", s.ChromeTrace, "also write the run as a Chrome trace to `FILE`, for Perfetto or chrome://tracing")
 	fs.StringVar(&s.Timeline, "timeline", s.Timeline, "also write the run as an HTML timeline to `FILE`, to open in a browser")
+	fs.StringVar(&s.GoTrace, "go-trace", s.GoTrace, "also write the run as a Go execution trace to `FILE`, for go tool trace (Go 1.26 format)")
 	fs.Var((*virtualDuration)(&s.SchedTrace), "schedtrace", "print on stderr the line GODEBUG=schedtrace prints, every `D` of virtual time, such as 1ms (0: none)")
 	fs.BoolVar(&s.SchedDetail, "scheddetail", s.SchedDetail, "with --schedtrace, print the state of every P, M and G instead, as GODEBUG=scheddetail=1 does")
 	fs.BoolVar(&s.CheckDeterminism, "check-determinism", false, "run the script twice and report the first event that differs, or \"deterministic: N events, identical\" (exit 0, else 1)")
@@ -123,7 +125,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 // fileFlags are the flags that name a file to write. A script's directive
 // may not set them: running a script, as `schedlab test` does, must not
 // write files the command line did not ask for.
-var fileFlags = []string{"chrome-trace", "timeline"}
+var fileFlags = []string{"chrome-trace", "timeline", "go-trace"}
 
 // Header returns the trace header for these settings: the format version,
 // then procs, seed and preempt, the perturbation unless it is none, then

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/runtime"
+	"github.com/schedlab/schedlab/trace/tracetest"
+)
+
+// examples returns the example scripts of the repository.
+func examples(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, pat := range []string{"../../examples/*.star", "../../examples/*/*.star"} {
+		m, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no examples found")
+	}
+	return files
+}
+
+// runGoTrace runs script as `schedlab run --go-trace FILE --trace
+// --trace-format=json` with extra flags, and returns the Go trace and the
+// run's events.
+func runGoTrace(t *testing.T, script string, extra ...string) ([]byte, []runtime.Event) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "run.trace")
+	args := append([]string{"--go-trace", file, "--trace", "--trace-format=json"}, extra...)
+	var stdout, stderr bytes.Buffer
+	code := Run(append(args, script), &stdout, &stderr)
+	if code == 1 {
+		t.Fatalf("%s: exit %d: %s", script, code, stderr.String())
+	}
+	_, evs, err := tracetest.ReadJSON(stdout.Bytes())
+	if err != nil {
+		t.Fatalf("%s: JSON lines: %v", script, err)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, evs
+}
+
+// TestGoTraceExamples writes every example as a Go execution trace and
+// reads it with golang.org/x/exp/trace, which validates every transition
+// as go tool trace does: each goroutine must go through the states of the
+// run, in its order.
+func TestGoTraceExamples(t *testing.T) {
+	for _, script := range examples(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(script), ".star"), func(t *testing.T) {
+			data, evs := runGoTrace(t, script)
+			if err := tracetest.CheckGoTrace(data, evs); err != nil {
+				t.Errorf("%s: %v", script, err)
+			}
+		})
+	}
+}
+
+// TestGoTraceGenerations cuts every example's trace into generations of a
+// few events each: every generation opens with the status of each P and
+// live G, which the reader checks against what it knows.
+func TestGoTraceGenerations(t *testing.T) {
+	old := goTraceGenerationEvents
+	goTraceGenerationEvents = 7
+	defer func() { goTraceGenerationEvents = old }()
+	for _, script := range examples(t) {
+		t.Run(strings.TrimSuffix(filepath.Base(script), ".star"), func(t *testing.T) {
+			data, evs := runGoTrace(t, script)
+			if err := tracetest.CheckGoTrace(data, evs); err != nil {
+				t.Errorf("%s: %v", script, err)
+			}
+		})
+	}
+}
+
+// TestGoToolTrace opens a simulated run with the go command's own trace
+// tool: -d=parsed must parse it, and -pprof=sched must give a profile that
+// names the script's functions and file.
+func TestGoToolTrace(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	if testing.Short() {
+		t.Skip("runs go tool trace")
+	}
+	file := filepath.Join(t.TempDir(), "s.trace")
+	var stdout, stderr bytes.Buffer
+	if code := Run([]string{"--go-trace", file, "../../examples/stealing.star"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr.String())
+	}
+	out, err := exec.Command(goCmd, "tool", "trace", "-d=parsed", file).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go tool trace -d=parsed: %v\n%s", err, out)
+	}
+	if !bytes.Contains(out, []byte("GoCreate")) && !bytes.Contains(out, []byte("NotExist->Runnable")) {
+		t.Errorf("go tool trace -d=parsed shows no goroutine creation:\n%.2000s", out)
+	}
+	for prof, names := range map[string][]string{
+		"sched": {"job", "stealing.star"},  // G1 waits to run after job's wg.done()
+		"sync":  {"main", "stealing.star"}, // G1 blocked in wg.wait()
+	} {
+		cmd := exec.Command(goCmd, "tool", "trace", "-pprof="+prof, file)
+		var perr bytes.Buffer
+		cmd.Stderr = &perr
+		p, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go tool trace -pprof=%s: %v\n%s", prof, err, perr.String())
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(p))
+		if err != nil {
+			t.Fatalf("go tool trace -pprof=%s: not a gzipped profile (%d bytes): %v", prof, len(p), err)
+		}
+		raw, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range names {
+			if !bytes.Contains(raw, []byte(s)) {
+				t.Errorf("go tool trace -pprof=%s: the profile does not name %q", prof, s)
+			}
+		}
+	}
+}
+
+// TestGoTraceDeterministic writes the same run twice: the same bytes.
+func TestGoTraceDeterministic(t *testing.T) {
+	a, _ := runGoTrace(t, "../../examples/stealing.star")
+	b, _ := runGoTrace(t, "../../examples/stealing.star")
+	if !bytes.Equal(a, b) {
+		t.Errorf("two runs of stealing.star wrote different Go traces (%d and %d bytes)", len(a), len(b))
+	}
+}
+
+// TestGoTraceNotInDirective: a script cannot make its run write a file.
+func TestGoTraceNotInDirective(t *testing.T) {
+	_, err := settingsFor("x.star", []byte("# schedlab: --go-trace=x.trace\nprint(1)\n"), []string{"x.star"})
+	if err == nil || !strings.Contains(err.Error(), "-go-trace writes a file; give it on the command line") {
+		t.Errorf("directive --go-trace: %v, want it refused", err)
+	}
+}
