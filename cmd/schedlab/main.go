@@ -9,6 +9,7 @@
 //
 //	run      run a script, optionally printing every scheduling event
 //	test     compare scripts' output with golden files
+//	calibrate measure this machine's Go runtime and write a costs profile
 //	version  print the version of schedlab, Go and the trace format
 //	help     show help for a command
 //
@@ -49,6 +50,7 @@ func init() {
 		{name: "explore", short: "run a script under many seeds and find the schedules that break it", run: exploreCmd, help: exploreHelp},
 		{name: "repl", short: "explore the scheduler interactively: statements as G1, :step, :runq", run: replCmd, help: replHelp},
 		{name: "test", short: "compare scripts' output with golden files", run: testCmd, help: testHelp},
+		{name: "calibrate", short: "measure this machine's Go runtime and write a costs profile", run: calibrateCmd, help: calibrateHelp},
 		{name: "version", short: "print the version of schedlab, Go and the trace format", run: versionCmd, help: versionHelp},
 		{name: "help", short: "show help for a command", run: helpCmd, help: helpHelp},
 	}
@@ -98,7 +100,7 @@ The commands are:
 
 `)
 	for _, c := range commands {
-		fmt.Fprintf(w, "\t%-8s %s\n", c.name, c.short)
+		fmt.Fprintf(w, "\t%-9s %s\n", c.name, c.short)
 	}
 	fmt.Fprint(w, `
 Run 'schedlab help <command>' (or 'schedlab <command> -h') for more about

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/schedlab/schedlab/internal/calibrate"
+)
+
+const calibrateSynopsis = "schedlab calibrate [-o FILE] [--runs N] [--name NAME]"
+
+const calibrateHelpText = `Calibrate measures this machine's Go runtime and writes a costs profile:
+how long a spawn, a switch, a Gosched, a thread wake-up, a new thread, a
+syscall's entry and exit, a timer's lateness and a spinning thread's steal
+pass take, each as a distribution (21 quantiles, in ns), and what one
+Starlark step stands for in Go. 'schedlab run --costs FILE' charges them.
+
+The probes run inside this process, each twice: under runtime/trace,
+read back with golang.org/x/exp/trace, where the trace's events split each
+probe into the runtime's steps; and untraced, where the probe's own clock
+gives the level the costs are scaled to, since tracing slows down what it
+measures. A step is Go's time per statement over Starlark's steps per
+statement. docs/runtime.md ("Calibration") says how each cost is measured.
+
+Measure on a quiet machine: every other process on its CPUs shows up as
+latency. The profile records the machine, the Go version, this command,
+the date and the load average. Progress and a table of the results go to
+stderr. It takes about 15s with the default --runs.`
+
+// calibrateCmd is 'schedlab calibrate'.
+func calibrateCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("schedlab calibrate", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		out  = fs.String("o", "", "write the profile to `FILE` (default: standard output)")
+		runs = fs.Int("runs", 1000, "rounds of each probe: `N` samples or more of each cost (timers and the step do fewer rounds of many samples)")
+		name = fs.String("name", "default", "the profile's `NAME`, recorded in the file")
+	)
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		printHelp(stdout, calibrateSynopsis, calibrateHelpText, fs)
+		return 0
+	}
+	if err == nil && fs.NArg() > 0 {
+		err = fmt.Errorf("want no arguments, got %q", fs.Arg(0))
+	}
+	if err == nil && *runs < 1 {
+		err = fmt.Errorf("--runs must be at least 1, got %d", *runs)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab calibrate: %v\nusage: %s (see 'schedlab calibrate -h')\n", err, calibrateSynopsis)
+		return 2
+	}
+	p, rep, err := calibrate.Run(calibrate.Options{
+		Runs:     *runs,
+		Name:     *name,
+		Command:  "schedlab calibrate " + strings.Join(args, " "),
+		Progress: stderr,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab calibrate: %v\n", err)
+		return 1
+	}
+	p.Command = strings.TrimSpace(p.Command)
+	data, err := p.Marshal()
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab calibrate: %v\n", err)
+		return 1
+	}
+	printCalibrateReport(stderr, rep)
+	if *out == "" {
+		stdout.Write(data)
+		return 0
+	}
+	if err := os.WriteFile(*out, data, 0o644); err != nil {
+		fmt.Fprintf(stderr, "schedlab calibrate: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "calibrate: wrote %s\n", *out)
+	return 0
+}
+
+// printCalibrateReport writes the table of how each cost was made.
+func printCalibrateReport(w io.Writer, rep *calibrate.Report) {
+	fmt.Fprintf(w, "\n%-17s %6s %-6s %10s %10s %6s %10s %10s %10s\n", "COST", "N", "FROM", "TRACED", "CLOCK", "LEVEL", "P5", "P50", "P95")
+	for _, l := range rep.Lines {
+		q := l.Profile.Quantiles
+		fmt.Fprintf(w, "%-17s %6d %-6s %10d %10d %6.2f %10d %10d %10d\n", l.Name, l.N, l.Method, l.Traced, l.Clock, l.Factor, q[1], q[10], q[19])
+	}
+	fmt.Fprintf(w, "(ns. FROM: clock = the untraced probe's own clock, trace = the trace's events times LEVEL, the untraced/traced ratio\n"+
+		"of the probe's clock medians. TRACED and CLOCK are the medians of the two; a clock reading costs %dns.)\n", rep.ClockCost)
+	var why []string
+	for k, n := range rep.WakeSkipped {
+		why = append(why, fmt.Sprintf("%s %d", k, n))
+	}
+	sort.Strings(why)
+	fmt.Fprintf(w, "wake-ups: %.1f%% within 100µs untraced; the runnext steal after the wake-up %dns (median, traced); rounds on a new thread %d; left out: %s\n",
+		100*rep.Within100us, rep.StealMedian, rep.NewM, strings.Join(why, ", "))
+}
+
+func calibrateHelp(w io.Writer) { calibrateCmd([]string{"-h"}, w, io.Discard) }

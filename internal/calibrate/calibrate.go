@@ -1,0 +1,371 @@
+// Package calibrate measures this machine's Go runtime and writes a costs
+// profile: what each step of the scheduler takes, as a distribution, for
+// schedlab's engine to charge in virtual time (`schedlab calibrate`,
+// docs/runtime.md "Calibration").
+//
+// # How
+//
+// Each cost is measured by a probe (probes.go), a small Go program run
+// inside this process: spawn-and-block, a ping-pong and two goroutines
+// calling Gosched on one P, a goroutine readied while another P is idle
+// (with and without every idle thread taken, for the cost of making one),
+// short syscalls, and sleeps below and above a millisecond. Each probe
+// runs twice, the same code both times: once under runtime/trace, read
+// back with internal/realtrace (golang.org/x/exp/trace's parser and
+// validator), where the events split what the probe does into the
+// runtime's steps (analyze.go); and once without, where only the probe's
+// own clock readings tell how long the whole of it took. The step cost is
+// measured differently (step.go): Go's time per statement over Starlark's
+// steps per statement.
+//
+// # Tracing perturbs what it measures
+//
+// Every trace event costs the thread that writes it tens of nanoseconds,
+// and a traced thread wakes up later. So the trace gives each cost's shape
+// and its share of a probe's interval, and the untraced run gives the
+// level: each cost's samples are scaled by the ratio of the medians of the
+// probe's own clock samples untraced and traced (the level factor, one per
+// probe class, in the profile's notes and in the Report). Costs no clock
+// can see alone (a steal pass) keep the traced level.
+package calibrate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"runtime/trace"
+	"strings"
+	"time"
+
+	"github.com/schedlab/schedlab/internal/realtrace"
+)
+
+// Options say how to calibrate.
+type Options struct {
+	Runs     int       // rounds of each probe (some probes do fewer, see rounds); at least 1
+	Command  string    // the command line, for the profile
+	Name     string    // the profile's name; "" is "default"
+	Progress io.Writer // where to say what is being measured; nil for nowhere
+}
+
+// A Line is one cost of a Report.
+type Line struct {
+	Name    string
+	N       int
+	Method  string  // "clock": the untraced probe's own clock; "trace": the trace's events, scaled by Factor
+	Traced  int64   // the median of the cost as the trace shows it, before any scaling
+	Clock   int64   // the median of the untraced probe's clock samples of the cost's class (0 if none)
+	Factor  float64 // the level factor applied to the trace's samples (1 for none)
+	Profile Dist
+}
+
+// A Report says how each cost of a profile was made.
+type Report struct {
+	Lines       []Line
+	ClockCost   int64     // ns one clock reading adds
+	StarSteps   []float64 // Starlark steps per statement, by step kind
+	WakeSkipped map[string]int
+	NewM        int     // "wake_new" rounds whose P started on a thread first seen then
+	StealMedian int64   // the median time from the woken P's start to its running the readied G (the runnext steal)
+	Within100us float64 // the share of untraced wake-ups (ready to running on the other P) within 100µs
+	Elapsed     time.Duration
+}
+
+// rounds returns the rounds of probe name for runs.
+func rounds(name string, runs int) int {
+	switch name {
+	case "timers":
+		return max(runs/8, 2) // each round sleeps about 6ms
+	case "newm":
+		return max(runs/2, 4) // each round makes threads
+	case "step":
+		return max(runs/50, 2) // each round times every kind
+	}
+	return runs
+}
+
+// Run measures the costs and returns the profile and how it was made.
+func Run(opts Options) (*Profile, *Report, error) {
+	if !supported {
+		return nil, nil, fmt.Errorf("calibrate runs on Linux only: the probes need thread IDs and /proc/self/task (this is %s)", runtime.GOOS)
+	}
+	if opts.Runs < 1 {
+		return nil, nil, fmt.Errorf("runs %d, want at least 1", opts.Runs)
+	}
+	if trace.IsEnabled() {
+		return nil, nil, errors.New("runtime/trace is already on in this process; calibrate needs it for itself")
+	}
+	start := time.Now()
+	progress := func(format string, args ...any) {
+		if opts.Progress != nil {
+			fmt.Fprintf(opts.Progress, "calibrate: "+format+"\n", args...)
+		}
+	}
+	p := &Profile{
+		Format:   Format,
+		Name:     opts.Name,
+		Machine:  machine(runtime.NumCPU()),
+		Go:       runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
+		Command:  opts.Command,
+		Recorded: start.UTC().Format("2006-01-02"),
+		Load:     loadAverage(),
+	}
+	if p.Name == "" {
+		p.Name = "default"
+	}
+	progress("%s, go %s, load %s", p.Machine, p.Go, p.Load)
+
+	// The collector's work is not the scheduler's: keep it out.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	runtime.GC()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+
+	rep := &Report{}
+	rep.ClockCost = clockCost()
+	clock := float64(rep.ClockCost)
+	c := &p.Costs
+	var notes []string
+	add := func(l Line, samples []float64) error {
+		if len(samples) == 0 {
+			return fmt.Errorf("%s: no samples (the probe's trace has none of the events it needs)", l.Name)
+		}
+		l.Profile = Quantiles(samples)
+		l.N = l.Profile.N
+		for _, nc := range c.named() {
+			if nc.name == l.Name {
+				*nc.d = l.Profile
+			}
+		}
+		rep.Lines = append(rep.Lines, l)
+		progress("  %-16s n=%-5d p50 %-8s (%s; traced %s, untraced clock %s, level x%.2f)",
+			l.Name, l.N, ns(l.Profile.Median()), l.Method, ns(l.Traced), ns(l.Clock), l.Factor)
+		return nil
+	}
+	// fromClock makes cost name from the untraced probe's own clock
+	// samples less one reading: the probe's interval is the cost. The
+	// trace's samples of the same interval are only reported, as a
+	// check: their timestamps are too coarse for costs of tens of ns.
+	fromClock := func(name string, traced []float64, u samples, class string) error {
+		if len(traced) == 0 {
+			return fmt.Errorf("%s: the trace shows none of the intervals the probe makes", name)
+		}
+		cs := shift(u[class], clock)
+		l := Line{Name: name, Method: "clock", Traced: int64(median(traced)), Factor: 1}
+		if len(cs) > 0 {
+			l.Clock = int64(median(cs))
+		}
+		return add(l, cs)
+	}
+	// fromTrace makes cost name from the trace's samples, scaled by the
+	// level factor of class.
+	fromTrace := func(name string, traced []float64, factor float64, u samples, class string) error {
+		l := Line{Name: name, Method: "trace", Factor: factor}
+		if len(traced) > 0 {
+			l.Traced = int64(median(traced))
+		}
+		if len(u[class]) > 0 {
+			l.Clock = int64(median(u[class]))
+		}
+		return add(l, scale(traced, factor))
+	}
+
+	// twin runs a probe traced and untraced and returns the trace and
+	// both runs' samples.
+	twin := func(name string, procs int, f func(ctx context.Context, rounds int) samples) (*realtrace.Trace, samples, samples, error) {
+		n := rounds(name, opts.Runs)
+		progress("%s: %d rounds, GOMAXPROCS %d, traced then untraced", name, n, procs)
+		runtime.GOMAXPROCS(procs)
+		var buf bytes.Buffer
+		if err := trace.Start(&buf); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		traced := f(context.Background(), n)
+		trace.Stop()
+		untraced := f(context.Background(), n)
+		tr, err := realtrace.Read(&buf)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return tr, traced, untraced, nil
+	}
+	// level is the ratio of the untraced to the traced clock samples of
+	// class, less what the clock adds.
+	level := func(t, u samples, class string, sub float64) float64 {
+		if len(t[class]) == 0 || len(u[class]) == 0 {
+			return 1
+		}
+		mt, mu := median(t[class])-sub, median(u[class])-sub
+		if mt <= 0 || mu <= 0 {
+			return 1
+		}
+		f := mu / mt
+		notes = append(notes, fmt.Sprintf("%s x%.2f", class, f))
+		return f
+	}
+	procs := max(runtime.GOMAXPROCS(0), 2)
+	var passes []float64
+
+	// newproc
+	tr, t, u, err := twin("spawn", procs, probeSpawn)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := fromClock("newproc", shift(spawnGaps(tr), clock), u, "spawn"); err != nil {
+		return nil, nil, err
+	}
+	passes = append(passes, stealPasses(tr)...)
+
+	// switch and gosched, on one P
+	tr, _, u, err = twin("switch", 1, probeSwitch)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := fromClock("switch", switchGaps(tr, "switch", realtrace.Waiting, ""), u, "switch"); err != nil {
+		return nil, nil, err
+	}
+	tr, _, u, err = twin("gosched", 1, probeGosched)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := fromClock("gosched", switchGaps(tr, "gosched", realtrace.Runnable, "runtime.Gosched"), u, "gosched"); err != nil {
+		return nil, nil, err
+	}
+
+	// wakeup, then newm with every idle thread taken
+	tr, t, u, err = twin("wake", procs, func(ctx context.Context, n int) samples { return probeWake(ctx, n, false) })
+	if err != nil {
+		return nil, nil, err
+	}
+	w := analyzeWake(tr)
+	rep.WakeSkipped = w.skip
+	if len(w.steal["wake"]) > 0 {
+		rep.StealMedian = int64(median(w.steal["wake"]))
+	}
+	if n := len(u["wake"]); n > 0 {
+		within := 0
+		for _, v := range u["wake"] {
+			if v < 100_000 {
+				within++
+			}
+		}
+		rep.Within100us = float64(within) / float64(n)
+	}
+	if err := fromTrace("wakeup", w.wakeup["wake"], level(t, u, "wake", 0), u, "wake"); err != nil {
+		return nil, nil, err
+	}
+	passes = append(passes, stealPasses(tr)...)
+	tr, t, u, err = twin("newm", procs, func(ctx context.Context, n int) samples { return probeWake(ctx, n, true) })
+	if err != nil {
+		return nil, nil, err
+	}
+	wn := analyzeWake(tr)
+	rep.NewM = wn.newM
+	for why, n := range wn.skip {
+		rep.WakeSkipped[why] += n
+	}
+	fn := level(t, u, "wake_new", 0)
+	extra := shift(wn.wakeup["wake_new"], float64(c.Wakeup.Median())/fn)
+	if err := fromTrace("newm", extra, fn, u, "wake_new"); err != nil {
+		return nil, nil, err
+	}
+	passes = append(passes, stealPasses(tr)...)
+
+	// syscalls: the runtime's share of a call, untraced, split as the
+	// trace splits it
+	tr, _, u, err = twin("syscall", procs, probeSyscall)
+	if err != nil {
+		return nil, nil, err
+	}
+	enter, exit := syscallParts(tr, median(u["raw"]))
+	if len(enter) == 0 || len(exit) == 0 {
+		return nil, nil, errors.New("syscall: the trace shows no syscalls of the probe")
+	}
+	share := 0.5
+	if me, mx := median(enter), median(exit); me+mx > 0 {
+		share = max(me, 0) / (max(me, 0) + mx)
+	}
+	overhead := u["syscall"]
+	if err := add(Line{Name: "syscall_enter", Method: "clock", Traced: int64(median(enter)), Clock: int64(median(overhead)), Factor: share}, scale(overhead, share)); err != nil {
+		return nil, nil, err
+	}
+	if err := add(Line{Name: "syscall_exit", Method: "clock", Traced: int64(median(exit)), Clock: int64(median(overhead)), Factor: 1 - share}, scale(overhead, 1-share)); err != nil {
+		return nil, nil, err
+	}
+	notes = append(notes, fmt.Sprintf("syscall split %.0f%%/%.0f%% as traced", 100*share, 100*(1-share)))
+	passes = append(passes, stealPasses(tr)...)
+
+	// timers
+	tr, t, u, err = twin("timers", procs, probeTimers)
+	if err != nil {
+		return nil, nil, err
+	}
+	lates, err := timerLates(tr, rounds("timers", opts.Runs))
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := fromTrace("timer_late", lates["timer_long"], level(t, u, "timer_long", 0), u, "timer_long"); err != nil {
+		return nil, nil, err
+	}
+	if err := fromTrace("timer_late_short", lates["timer_short"], level(t, u, "timer_short", 0), u, "timer_short"); err != nil {
+		return nil, nil, err
+	}
+	passes = append(passes, stealPasses(tr)...)
+
+	if err := fromTrace("steal_pass", passes, 1, nil, ""); err != nil {
+		return nil, nil, err
+	}
+
+	// the step, with the collector on: allocating statements pay for it
+	// in Go as they do in Starlark
+	debug.SetGCPercent(100)
+	progress("step: %d rounds of %d statement kinds, Go time over Starlark steps", rounds("step", opts.Runs), len(stepKinds))
+	steps, per, err := measureSteps(rounds("step", opts.Runs))
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.StarSteps = per
+	if err := add(Line{Name: "step", Method: "clock", Factor: 1}, steps); err != nil {
+		return nil, nil, err
+	}
+	// The contract counts whole ns and a step is a fraction of one:
+	// rounded up, so that code takes time (docs/runtime.md).
+	for i, q := range stepQuantiles(steps) {
+		c.Step.Quantiles[i] = q
+	}
+	rep.Lines[len(rep.Lines)-1].Profile = c.Step
+
+	// The lines in the order of the profile.
+	order := map[string]int{}
+	for i, nc := range c.named() {
+		order[nc.name] = i
+	}
+	lines := make([]Line, len(rep.Lines))
+	for _, l := range rep.Lines {
+		lines[order[l.Name]] = l
+	}
+	rep.Lines = lines
+
+	p.Notes = "newproc, switch, gosched, syscall_enter/exit: the untraced probes' own clock; wakeup, newm, timer_late(_short): " +
+		"the trace's events, scaled to untraced by the ratio of the probes' clock medians (" + strings.Join(notes, ", ") + "); " +
+		fmt.Sprintf("step: Go ns per statement over Starlark steps per statement, %d kinds, rounded up to whole ns; ", len(stepKinds)) +
+		fmt.Sprintf("steal_pass: a quarter of a spinning M's findRunnable that found nothing (%d passes)", stealTries) + "\n"
+	p.Notes = strings.TrimSpace(p.Notes)
+	rep.Elapsed = time.Since(start)
+	progress("done in %.1fs", rep.Elapsed.Seconds())
+	return p, rep, nil
+}
+
+// ns formats a duration in ns for a person.
+func ns(d int64) string {
+	switch {
+	case d >= 1_000_000:
+		return fmt.Sprintf("%.2fms", float64(d)/1e6)
+	case d >= 10_000:
+		return fmt.Sprintf("%.1fµs", float64(d)/1e3)
+	}
+	return fmt.Sprintf("%dns", d)
+}

@@ -1,0 +1,303 @@
+package calibrate
+
+import (
+	"context"
+	"runtime"
+	"runtime/trace"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The probes: small Go programs run inside this process, each the same
+// code with and without runtime/trace. Each one times, on the monotonic
+// clock, the interval a program would see (an end-to-end sample); under
+// the trace, the events split that interval into the runtime's steps.
+//
+// Each probe marks the goroutines the analysis must find with a
+// runtime/trace.Log line in the category logCat: the log's goroutine is the
+// probe's, whatever its ID. Outside a trace those calls do nothing.
+
+// logCat is the category of the probes' trace.Log lines.
+const logCat = "schedlab/calibrate"
+
+// epoch is the origin of now.
+var epoch = time.Now()
+
+// now is the monotonic clock in ns.
+func now() int64 { return int64(time.Since(epoch)) }
+
+// spin runs for d ns without blocking.
+func spin(d int64) {
+	for end := now() + d; now() < end; {
+	}
+}
+
+// samples are a probe's end-to-end measurements, by class.
+type samples map[string][]float64
+
+func (s samples) add(class string, v int64) { s[class] = append(s[class], float64(v)) }
+
+// clockCost is the median time between two consecutive readings of the
+// clock now: what one reading adds to an interval measured around code.
+func clockCost() int64 {
+	const n = 2001
+	gaps := make([]float64, 0, n)
+	last := now()
+	for range n {
+		t := now()
+		gaps = append(gaps, float64(t-last))
+		last = t
+	}
+	return int64(median(gaps))
+}
+
+// spawnBatch is the number of goroutines the spawn probe makes in a row.
+const spawnBatch = 8
+
+// probeSpawn makes spawnBatch goroutines in a row, each of which blocks
+// until the batch is done, and times each go statement (class "spawn",
+// including one clock reading).
+func probeSpawn(ctx context.Context, rounds int) samples {
+	s := samples{}
+	ts := make([]int64, spawnBatch+1)
+	for range rounds {
+		trace.Log(ctx, logCat, "spawn")
+		release := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Add(spawnBatch)
+		ts[0] = now()
+		for i := 1; i <= spawnBatch; i++ {
+			go func() {
+				<-release
+				wg.Done()
+			}()
+			ts[i] = now()
+		}
+		close(release)
+		wg.Wait()
+		for i := 1; i <= spawnBatch; i++ {
+			s.add("spawn", ts[i]-ts[i-1])
+		}
+	}
+	return s
+}
+
+// probeSwitch is a ping-pong on one P: each goroutine readies the other
+// (into runnext) and blocks, and the time from its block to the other
+// running is one same-P hand-off (class "switch", including one clock
+// reading). The first two are left out: the partner may not be waiting
+// yet.
+func probeSwitch(ctx context.Context, rounds int) samples {
+	ping, pong := make(chan int), make(chan int)
+	var mark atomic.Int64
+	a := make([]int64, 0, rounds)
+	b := make([]int64, 0, rounds)
+	done := make(chan struct{})
+	go func() {
+		trace.Log(ctx, logCat, "switch")
+		for v := range ping {
+			b = append(b, now()-mark.Load())
+			pong <- v
+			mark.Store(now())
+		}
+		close(done)
+	}()
+	trace.Log(ctx, logCat, "switch")
+	for r := range rounds + 2 {
+		ping <- r
+		mark.Store(now())
+		<-pong
+		a = append(a, now()-mark.Load())
+	}
+	close(ping)
+	<-done
+	s := samples{}
+	for _, v := range a[2:] {
+		s.add("switch", v)
+	}
+	for _, v := range b[2:] {
+		s.add("switch", v)
+	}
+	return s
+}
+
+// probeGosched is two goroutines on one P calling runtime.Gosched in
+// turn: the time from one's call to the other running on is a Gosched
+// (class "gosched", including one clock reading). The first and last two
+// of each are left out: the other may not have started yet, or be done.
+func probeGosched(ctx context.Context, rounds int) samples {
+	var mark atomic.Int64
+	var wg sync.WaitGroup
+	got := make([][]int64, 2)
+	for i := range 2 {
+		wg.Go(func() {
+			trace.Log(ctx, logCat, "gosched")
+			out := make([]int64, 0, rounds+4)
+			for range rounds + 4 {
+				mark.Store(now())
+				runtime.Gosched()
+				out = append(out, now()-mark.Load())
+			}
+			got[i] = out
+		})
+	}
+	wg.Wait()
+	s := samples{}
+	for _, out := range got {
+		for _, v := range out[2 : len(out)-2] {
+			s.add("gosched", v)
+		}
+	}
+	return s
+}
+
+// wakeSpin is how long the waker runs, once the sleeper is about to block,
+// before readying it, so that the other Ps have gone idle (a spinning M gives up within microseconds;
+// 200µs is the order of a short program's first burst of work, longer
+// idles let the CPU sleep deeper), and wakeWindow how long it keeps
+// running after: a sleeper that has not run by then is not a sample.
+const (
+	wakeSpin   = 200_000
+	wakeWindow = 5_000_000
+)
+
+// A wakeResult is what the readied goroutine reports.
+type wakeResult struct {
+	latency int64 // from just before the ready to its running, by the clock
+	tid     int64 // the thread it ran on
+}
+
+// probeWake readies a goroutine while the waker goes on running and the
+// other P is idle: the other P's thread must wake up, steal it from the
+// waker's runnext and run it (class "wake": the interval from the ready to
+// it running). With exhaust it first parks more goroutines locked to their
+// threads than there are threads, so that no idle thread is left and
+// startm must make one; rounds in which the sleeper ran on a thread that did not exist
+// before the ready are class "wake_new", the others "wake_old". The waker
+// logs "wake" just before the ready and "round CLASS" after the round
+// ("round skip" if the sleeper was not waiting in time or did not run
+// within wakeWindow). Needs at least 2 Ps.
+func probeWake(ctx context.Context, rounds int, exhaust bool) samples {
+	s := samples{}
+	for range rounds {
+		ch := make(chan int64, 1)
+		res := make(chan wakeResult, 1)
+		var blocked atomic.Bool
+		go func() {
+			blocked.Store(true)
+			t0 := <-ch
+			r := wakeResult{latency: now() - t0, tid: gettid()}
+			res <- r
+		}()
+		// The sleeper is made on this P and stolen by the other, which
+		// wakes for it: wait until it is about to block, then long
+		// enough for the other P's thread to have gone back to sleep.
+		for deadline := now() + wakeWindow; !blocked.Load() && now() < deadline; {
+		}
+		spin(wakeSpin)
+
+		// Then, to exhaust, one holder more than there are threads:
+		// whatever threads are idle (the one that ran the sleeper
+		// among them), none is left.
+		holders := 0
+		if exhaust {
+			holders = len(threads()) + 1
+		}
+		hold := make(chan struct{})
+		var held sync.WaitGroup
+		for range holders {
+			held.Add(1)
+			go func() {
+				runtime.LockOSThread()
+				held.Done()
+				<-hold
+				// Exiting locked ends the thread: the next round
+				// needs new ones again.
+			}()
+		}
+		held.Wait()
+		var before map[int64]bool
+		if exhaust {
+			spin(wakeSpin)
+			before = threads()
+			spin(wakeSpin / 10)
+		}
+		ok := blocked.Load()
+		trace.Log(ctx, logCat, "wake")
+		ch <- now()
+		for end := now() + wakeWindow; len(res) == 0 && now() < end; {
+		}
+		r := <-res
+		close(hold)
+		class := "wake"
+		switch {
+		case !ok || r.latency > wakeWindow:
+			class = "skip"
+		case exhaust && !before[r.tid]:
+			class = "wake_new"
+		case exhaust:
+			class = "wake_old"
+		}
+		// The round's class, for the analysis of the trace; logged
+		// after the timing.
+		trace.Log(ctx, logCat, "round "+class)
+		if class != "skip" {
+			s.add(class, r.latency)
+		}
+	}
+	return s
+}
+
+// syscallBatch is the number of syscalls the syscall probe makes in a row.
+const syscallBatch = 16
+
+// probeSyscall makes syscallBatch short syscalls through the runtime's
+// entersyscall/exitsyscall, then as many raw ones (no runtime entry or
+// exit), and takes the difference per call as the runtime's own cost of
+// a syscall (class "syscall"); the raw time per call is class "raw", the
+// kernel's share.
+func probeSyscall(ctx context.Context, rounds int) samples {
+	s := samples{}
+	for range rounds {
+		trace.Log(ctx, logCat, "syscall")
+		t0 := now()
+		for range syscallBatch {
+			doSyscall()
+		}
+		t1 := now()
+		for range syscallBatch {
+			rawSyscall()
+		}
+		t2 := now()
+		s.add("syscall", ((t1-t0)-(t2-t1))/syscallBatch)
+		s.add("raw", (t2-t1)/syscallBatch)
+	}
+	return s
+}
+
+// timerDurations are the sleeps of the timer probe, in order; those
+// below 1ms are class "timer_short", the others "timer_long".
+var timerDurations = []int64{50_000, 200_000, 500_000, 1_000_000, 2_000_000}
+
+func timerClass(d int64) string {
+	if d < 1_000_000 {
+		return "timer_short"
+	}
+	return "timer_long"
+}
+
+// probeTimers sleeps each of timerDurations in turn and times how much
+// later than asked the goroutine runs again (its class).
+func probeTimers(ctx context.Context, rounds int) samples {
+	s := samples{}
+	trace.Log(ctx, logCat, "timers")
+	for range rounds {
+		for _, d := range timerDurations {
+			t0 := now()
+			time.Sleep(time.Duration(d))
+			s.add(timerClass(d), now()-t0-d)
+		}
+	}
+	return s
+}

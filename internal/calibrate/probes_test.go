@@ -1,0 +1,162 @@
+package calibrate
+
+import (
+	"bytes"
+	"context"
+	"runtime"
+	"runtime/trace"
+	"testing"
+
+	"github.com/schedlab/schedlab/internal/realtrace"
+)
+
+// traced runs a probe under runtime/trace at GOMAXPROCS procs and reads
+// the trace back.
+func traced(t *testing.T, procs int, f func(ctx context.Context) samples) (*realtrace.Trace, samples) {
+	t.Helper()
+	if !supported {
+		t.Skip("the probes run on Linux only")
+	}
+	if trace.IsEnabled() {
+		t.Skip("tracing already on")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	var buf bytes.Buffer
+	if err := trace.Start(&buf); err != nil {
+		t.Fatal(err)
+	}
+	s := f(context.Background())
+	trace.Stop()
+	tr, err := realtrace.Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, s
+}
+
+// A goroutine that sleeps is never readied before its time: every
+// lateness the trace shows is at least 0 (less the few hundred ns between
+// time.Sleep reading the clock and the goroutine blocking), and the
+// probe's own clock agrees.
+func TestTimerProbe(t *testing.T) {
+	const rounds = 2
+	tr, s := traced(t, 2, func(ctx context.Context) samples { return probeTimers(ctx, rounds) })
+	lates, err := timerLates(tr, rounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for class, ls := range lates {
+		for _, l := range ls {
+			if l < -1000 {
+				t.Errorf("%s: a sleep readied %.0fns early", class, -l)
+			}
+		}
+	}
+	for class, ls := range s {
+		for _, l := range ls {
+			if l < 0 {
+				t.Errorf("%s: the clock says a sleep ended %.0fns early", class, -l)
+			}
+		}
+	}
+	if len(lates["timer_long"]) != 2*rounds || len(lates["timer_short"]) != 3*rounds {
+		t.Errorf("lates %v, want %d long and %d short", lates, 2*rounds, 3*rounds)
+	}
+}
+
+// The spawn, switch and Gosched probes' traces hold the intervals the
+// analysis looks for, each well under the orders of magnitude of
+// DESIGN.md (a spawn and a hand-off take well under 100µs on any machine
+// that runs these tests).
+func TestSchedProbes(t *testing.T) {
+	const rounds = 20
+	for _, c := range []struct {
+		name  string
+		procs int
+		probe func(context.Context, int) samples
+		gaps  func(*realtrace.Trace) []float64
+		min   int
+	}{
+		{"spawn", 2, probeSpawn, spawnGaps, rounds},
+		{"switch", 1, probeSwitch, func(tr *realtrace.Trace) []float64 { return switchGaps(tr, "switch", realtrace.Waiting, "") }, rounds},
+		{"gosched", 1, probeGosched, func(tr *realtrace.Trace) []float64 {
+			return switchGaps(tr, "gosched", realtrace.Runnable, "runtime.Gosched")
+		}, rounds},
+	} {
+		tr, s := traced(t, c.procs, func(ctx context.Context) samples { return c.probe(ctx, rounds) })
+		gaps := c.gaps(tr)
+		if len(gaps) < c.min {
+			t.Errorf("%s: %d intervals in the trace, want at least %d", c.name, len(gaps), c.min)
+		}
+		if len(s[c.name]) == 0 {
+			t.Errorf("%s: no clock samples", c.name)
+		}
+		for _, g := range gaps {
+			if g < 0 || g > 100_000 {
+				t.Errorf("%s: an interval of %.0fns", c.name, g)
+				break
+			}
+		}
+	}
+}
+
+// A goroutine readied while the waker goes on running is run by the other
+// P after that P's thread wakes up: the trace splits the interval, and the
+// parts add up.
+func TestWakeProbe(t *testing.T) {
+	const rounds = 10
+	tr, s := traced(t, 2, func(ctx context.Context) samples { return probeWake(ctx, rounds, false) })
+	w := analyzeWake(tr)
+	n := len(w.wakeup["wake"])
+	if n == 0 {
+		t.Fatalf("no wake-up in %d rounds (left out: %v)", rounds, w.skip)
+	}
+	for i := range n {
+		if w.wakeup["wake"][i] <= 0 || w.steal["wake"][i] < 0 || w.wakeup["wake"][i]+w.steal["wake"][i] != w.total["wake"][i] {
+			t.Errorf("round %d: wakeup %.0f + steal %.0f != %.0f", i, w.wakeup["wake"][i], w.steal["wake"][i], w.total["wake"][i])
+		}
+	}
+	if len(s["wake"]) == 0 {
+		t.Error("no clock samples")
+	}
+}
+
+// With every idle thread held by a locked goroutine, the wake-up needs a
+// new thread, which the clock's probe and the trace both see.
+func TestNewmProbe(t *testing.T) {
+	const rounds = 6
+	tr, s := traced(t, 2, func(ctx context.Context) samples { return probeWake(ctx, rounds, true) })
+	w := analyzeWake(tr)
+	if len(s["wake_new"]) == 0 || len(w.wakeup["wake_new"]) == 0 {
+		t.Fatalf("no round on a new thread: clock %v, trace %v (left out %v)", s, w.wakeup, w.skip)
+	}
+	if w.newM == 0 {
+		t.Errorf("the trace saw no new thread in %d rounds the clock called new", len(w.wakeup["wake_new"]))
+	}
+}
+
+// The step calibration counts Starlark steps exactly: more for a longer
+// statement, and the same each time.
+func TestStarSteps(t *testing.T) {
+	a, err := starSteps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := starSteps()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range a {
+		if a[k] != b[k] || a[k] < 2 {
+			t.Errorf("%s: %v then %v steps per iteration, want the same, at least 2", stepKinds[k].star, a[k], b[k])
+		}
+	}
+	// x = x + 1 is fewer steps than a[i % 8] = a[i % 8] + 1.
+	if a[0] >= a[1] {
+		t.Errorf("steps: x = x + 1 %v, a[i %% 8] = a[i %% 8] + 1 %v; want fewer for the first", a[0], a[1])
+	}
+	steps, _, err := measureSteps(1)
+	if err != nil || len(steps) != len(stepKinds) {
+		t.Fatalf("measureSteps(1) = %d samples, %v", len(steps), err)
+	}
+}
