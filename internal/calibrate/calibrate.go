@@ -210,7 +210,8 @@ func Run(opts Options) (*Profile, *Report, error) {
 	var passes []float64
 
 	// newproc
-	tr, t, u, err := twin("spawn", procs, probeSpawn)
+	var t samples
+	tr, _, u, err := twin("spawn", procs, probeSpawn)
 	if err != nil {
 		return nil, nil, err
 	}

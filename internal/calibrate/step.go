@@ -78,6 +78,7 @@ var stepKinds = []stepKind{
 		for i := range n {
 			stepT = "n" + strconv.Itoa(i)
 		}
+		stepX += len(stepT) // read it: the compiler keeps every store
 	}},
 }
 
