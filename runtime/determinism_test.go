@@ -28,8 +28,9 @@ func randomWorkload(seed uint64, n int) Func {
 		for i := range n {
 			ops := make([]int, 4+r.IntN(6))
 			for j := range ops {
-				ops[j] = r.IntN(8)
+				ops[j] = r.IntN(9)
 			}
+			steps := uint64(1 + r.IntN(500))
 			c := chans[r.IntN(len(chans))]
 			d := int64(1+r.IntN(50)) * 1000
 			g.Add(wg, 1)
@@ -56,6 +57,10 @@ func randomWorkload(seed uint64, n int) Func {
 					case 7:
 						a := g.After(d)
 						g.Recv(a)
+					case 8:
+						for range 10 {
+							g.RanSteps(steps)
+						}
 					}
 				}
 				return nil
@@ -67,15 +72,21 @@ func randomWorkload(seed uint64, n int) Func {
 }
 
 // fingerprint runs the workload and returns a hash of its whole event
-// stream and the number of events.
-func fingerprint(t testing.TB, seed, wseed uint64, check bool) (uint64, int64) {
+// stream and the number of events. With costs, the default profile is
+// charged, each cost sampled from its distribution.
+func fingerprint(t testing.TB, seed, wseed uint64, check, costs bool) (uint64, int64) {
 	h := fnv.New64a()
 	var n int64
 	tr := TracerFunc(func(ev *Event) {
 		n++
 		fmt.Fprintf(h, "%d %d %d %d %d %d %d %d %s\n", ev.Time, ev.P, ev.M, ev.G, ev.Kind, ev.G2, ev.P2, ev.Arg, ev.Reason)
 	})
-	m := NewMachine(Config{Procs: 4, Seed: seed, Tracer: tr})
+	cfg := Config{Procs: 4, Seed: seed, Tracer: tr}
+	if costs {
+		cfg.Costs = DefaultCosts()
+		cfg.Perturb = Perturb{SampleCosts: true, QuantumJitter: true}
+	}
+	m := NewMachine(cfg)
 	defer m.Close()
 	m.Start(randomWorkload(wseed, 200))
 	for m.Step() {
@@ -95,25 +106,34 @@ func fingerprint(t testing.TB, seed, wseed uint64, check bool) (uint64, int64) {
 // action of random workloads.
 func TestInvariantsRandomWorkload(t *testing.T) {
 	for seed := range uint64(8) {
-		fingerprint(t, seed, seed, true)
+		fingerprint(t, seed, seed, true, false)
+		fingerprint(t, seed, seed, true, true)
 	}
 }
 
 // TestDeterminism runs the same seeded workload 20 times and requires the
 // same event stream each time; then does it again in child processes with
-// host GOMAXPROCS 1 and 8, which must agree with this one.
+// host GOMAXPROCS 1 and 8, which must agree with this one. The workload
+// runs with sampled costs too, so that the parallel Ps and every cost
+// are covered.
 func TestDeterminism(t *testing.T) {
-	want, n := fingerprint(t, 42, 42, false)
+	want, n := fingerprint(t, 42, 42, false, false)
 	if n < 1000 {
 		t.Fatalf("workload too small: %d events", n)
 	}
+	wantCosts, nCosts := fingerprint(t, 42, 42, false, true)
 	for i := range 20 {
-		if got, _ := fingerprint(t, 42, 42, false); got != want {
-			t.Fatalf("run %d: event stream differs", i)
+		costs, w := i%2 == 1, want
+		if costs {
+			w = wantCosts
+		}
+		if got, _ := fingerprint(t, 42, 42, false, costs); got != w {
+			t.Fatalf("run %d (costs %v): event stream differs", i, costs)
 		}
 	}
 	if os.Getenv("SCHEDLAB_DETERMINISM_CHILD") != "" {
 		fmt.Printf("fingerprint %x %d\n", want, n)
+		fmt.Printf("fingerprint %x %d\n", wantCosts, nCosts)
 		return
 	}
 	if testing.Short() {
@@ -130,9 +150,10 @@ func TestDeterminism(t *testing.T) {
 		if err != nil {
 			t.Fatalf("GOMAXPROCS=%s: %v\n%s", procs, err, out)
 		}
-		line := fmt.Sprintf("fingerprint %x %d", want, n)
-		if !strings.Contains(string(out), line) {
-			t.Errorf("GOMAXPROCS=%s: child disagrees: want %q in\n%s", procs, line, out)
+		for _, line := range []string{fmt.Sprintf("fingerprint %x %d", want, n), fmt.Sprintf("fingerprint %x %d", wantCosts, nCosts)} {
+			if !strings.Contains(string(out), line) {
+				t.Errorf("GOMAXPROCS=%s: child disagrees: want %q in\n%s", procs, line, out)
+			}
 		}
 	}
 	_ = goruntime.GOMAXPROCS(0)
@@ -141,8 +162,8 @@ func TestDeterminism(t *testing.T) {
 // Different Machine seeds give different schedules of the same program
 // (the PRNG is really used).
 func TestSeedsDiffer(t *testing.T) {
-	a, _ := fingerprint(t, 1, 42, false)
-	b, _ := fingerprint(t, 2, 42, false)
+	a, _ := fingerprint(t, 1, 42, false, false)
+	b, _ := fingerprint(t, 2, 42, false, false)
 	if a == b {
 		t.Errorf("seeds 1 and 2 gave the same event stream")
 	}

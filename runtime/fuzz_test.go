@@ -88,6 +88,7 @@ const (
 	opGOMAXPROCS
 	opAfter
 	opPreempt
+	opSteps
 	opCount
 )
 
@@ -130,7 +131,9 @@ func decodeProgram(data []byte) program {
 		p.cfg.Perturb.WakeupJitter = 5000
 	}
 	if flags&64 != 0 {
-		p.cfg.SpawnCost, p.cfg.SwitchCost, p.cfg.WakeupLatency = 100, 50, 1000
+		p.cfg.Costs = DefaultCosts()
+		p.cfg.Perturb.SampleCosts = flags&128 != 0
+		p.cfg.Perturb.QuantumJitter = flags&128 != 0
 	}
 	p.cfg.MaxGoroutines = 64
 	p.cfg.MaxTime = 1e9 // 1s of virtual time
@@ -295,6 +298,8 @@ func (w *engineWorld) do(g *G, o op, depth int, held *[2]bool) {
 		} else {
 			g.SafePoint()
 		}
+	case opSteps:
+		g.RanSteps(uint64(1 + o.b*int(g.StepBudget()%64)))
 	}
 	_ = m
 }

@@ -30,6 +30,9 @@ func (g *G) Go(fn Func, name string) (*G, error) {
 	if max := m.cfg.MaxGoroutines; max > 0 && m.ngalive >= max {
 		return nil, &LimitError{What: "goroutines", Msg: fmt.Sprintf("goroutine limit reached: %d goroutines alive (--max-goroutines=%d)", m.ngalive, max)}
 	}
+	// newproc1's work (a G from the free list or a new one, its stack and
+	// goid) comes before the G is queued and wakep runs.
+	g.spendCost(CostNewproc)
 	pp := g.mp.p
 	newg := m.newproc1(fn, g, pp, name)
 	m.stats.Spawns++
@@ -41,9 +44,6 @@ func (g *G) Go(fn Func, name string) (*G, error) {
 	}
 	m.emit(EvGoCreate, pp, g.mp, g, newg, -1, where, name)
 	m.wakep()
-	if m.cfg.SpawnCost > 0 {
-		g.Work(m.cfg.SpawnCost)
-	}
 	return newg, nil
 }
 
@@ -192,8 +192,10 @@ func (g *G) Preempt() bool {
 // the G gets its P back, or an idle one, or waits on the global queue.
 func (g *G) Syscall(d int64) {
 	g.check()
+	g.spendCost(CostSyscallEnter)
 	g.m.entersyscall(g, g.m.jitter(max(d, 0)))
 	g.co.yield()
+	g.spendCost(CostSyscallExit)
 }
 
 // GOMAXPROCS sets the number of Ps to n and returns the previous number;

@@ -67,10 +67,16 @@ type Config struct {
 	MaxGoroutines int   // goroutines alive at once
 	MaxTime       int64 // virtual nanoseconds
 
-	// Costs in virtual nanoseconds, all zero by default.
-	SpawnCost     int64 // charged to the creating G by newproc
-	SwitchCost    int64 // charged to a P each time its M runs schedule
-	WakeupLatency int64 // from startm to the woken M running schedule
+	// Costs is the profile that charges virtual time for the runtime's
+	// own steps and for the goroutines' code (costs.go); nil is the zero
+	// profile, in which only work, syscalls, sleeps and timers move the
+	// clock.
+	Costs *Costs
+
+	// Quantum is how many steps of its code a goroutine runs, at most,
+	// before the engine lets the other Ps catch up with its clock (see
+	// G.StepBudget); 0 means DefaultQuantum.
+	Quantum uint64
 
 	// Perturb varies timing and preemption from the seed (schedlab
 	// explore); the zero value perturbs nothing.
@@ -172,6 +178,11 @@ type Machine struct {
 
 	onAdvance func(next int64) // called before the clock moves
 
+	cost        [NumCosts]int64 // the median of each cost of cfg.Costs
+	sampleCosts bool            // draw each cost from its distribution (Perturb.SampleCosts)
+	stepCosts   bool            // a step of code takes time: the step cost is not all zero
+	quantum     uint64          // cfg.Quantum, or DefaultQuantum
+
 	result      Result
 	interrupted atomic.Pointer[error]
 	stats       Stats
@@ -191,6 +202,7 @@ func NewMachine(cfg Config) *Machine {
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5c4ed1ab)),
 	}
 	m.procresize(int32(cfg.Procs))
+	m.initCosts()
 	m.initPerturb()
 	return m
 }

@@ -25,8 +25,15 @@ type Perturb struct {
 	// drawn uniformly from [1-Jitter, 1+Jitter]; 0 ≤ Jitter < 1.
 	Jitter float64
 	// WakeupJitter adds a latency drawn from [0, WakeupJitter] ns to every
-	// M started by startm, on top of Config.WakeupLatency.
+	// M started by startm, on top of the profile's wakeup cost.
 	WakeupJitter int64
+	// SampleCosts draws every cost of Config.Costs from its distribution
+	// each time it is charged, rather than charging its median.
+	SampleCosts bool
+	// QuantumJitter draws each quantum of steps (G.StepBudget) uniformly
+	// from [1, 2*quantum-1], so that the points where two Ps' code
+	// interleaves vary with the seed.
+	QuantumJitter bool
 	// PreemptProb is the chance that a G is preempted at a safe point
 	// (the start of work, or SafePoint), as if sysmon's signal landed
 	// there.
@@ -66,13 +73,18 @@ func (m *Machine) jitter(d int64) int64 {
 	return max(int64(float64(d)*f), 0)
 }
 
-// wakeupLatency is the delay from startm to the M running schedule.
+// wakeupLatency is the delay from startm to the M running schedule: the
+// wakeup cost, plus the jitter of the perturbation.
 func (m *Machine) wakeupLatency() int64 {
-	d := m.cfg.WakeupLatency
+	return m.costOf(CostWakeup) + m.wakeupJitter()
+}
+
+// wakeupJitter is the perturbation's extra latency of a thread wake-up.
+func (m *Machine) wakeupJitter() int64 {
 	if wj := m.cfg.Perturb.WakeupJitter; wj > 0 {
-		d += int64(m.rng.Uint64N(uint64(wj) + 1))
+		return int64(m.rng.Uint64N(uint64(wj) + 1))
 	}
-	return d
+	return 0
 }
 
 // flipRunnext reports whether a runnext put goes to the ring instead.

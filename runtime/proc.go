@@ -111,11 +111,27 @@ func (m *Machine) releasep(mp *M) *P {
 }
 
 // startm schedules some M to run pp, waking an idle one or creating one.
-// spinning says the M starts out spinning. Mirrors startm.
+// spinning says the M starts out spinning. The M runs schedule after the
+// wake-up cost (the thread's futex wake-up until it runs), plus newm's when
+// it had to be made. Mirrors startm.
 func (m *Machine) startm(pp *P, spinning bool) *M {
-	mp := m.mget()
+	mp, made := m.startmNoWait(pp, spinning)
+	d := m.wakeupLatency()
+	if made {
+		d += m.costOf(CostNewm)
+	}
+	m.scheduleAfter(mp, d)
+	return mp
+}
+
+// startmNoWait is startm without queueing the M's schedule: the caller
+// says when it runs. It reports whether the M was made (newm) rather than
+// taken from the idle list.
+func (m *Machine) startmNoWait(pp *P, spinning bool) (mp *M, made bool) {
+	mp = m.mget()
 	if mp == nil {
 		mp = m.newm()
+		made = true
 	}
 	if spinning {
 		mp.spinning = true
@@ -128,8 +144,7 @@ func (m *Machine) startm(pp *P, spinning bool) *M {
 		spin = 1
 	}
 	m.emit(EvMStart, pp, mp, nil, nil, -1, spin, "")
-	m.scheduleAfter(mp, m.wakeupLatency())
-	return mp
+	return mp, made
 }
 
 // stopm parks mp: it has no P and nothing to do. Mirrors stopm.
@@ -142,6 +157,7 @@ func (m *Machine) stopm(mp *M) {
 	}
 	mp.gen++        // any schedule action queued for it is stale now
 	mp.timerp = nil // and so is a netpoll wake-up it was started for
+	mp.stealRound, mp.stealPaid = 0, false
 	m.emit(EvMStop, nil, mp, nil, nil, -1, 0, "")
 	m.mput(mp)
 }
@@ -401,8 +417,9 @@ func (m *Machine) schedule(mp *M) {
 	}
 	gp, inheritTime := m.findRunnable(mp)
 	if gp == nil {
-		return // mp was parked by findRunnable
+		return // mp was parked by findRunnable, or is spending a steal pass
 	}
+	mp.stealRound, mp.stealPaid = 0, false
 	if mp.spinning {
 		m.resetspinning(mp)
 	}
@@ -410,7 +427,9 @@ func (m *Machine) schedule(mp *M) {
 }
 
 // findRunnable returns a G to run on mp's P, or nil after giving the P back
-// and parking mp. Mirrors findRunnable, without GC workers and netpoll.
+// and parking mp, or nil while mp spends the time of a steal pass (it runs
+// schedule again after it). Mirrors findRunnable, without GC workers and
+// netpoll.
 func (m *Machine) findRunnable(mp *M) (*G, bool) {
 	tries := 0
 top:
@@ -448,8 +467,12 @@ top:
 		if !mp.spinning {
 			m.becomeSpinning(mp)
 		}
-		if gp, inheritTime := m.stealWork(pp); gp != nil {
+		gp, inheritTime, spending := m.stealWork(mp)
+		if gp != nil {
 			return gp, inheritTime
+		}
+		if spending {
+			return nil, false
 		}
 	}
 
@@ -491,10 +514,24 @@ func (m *Machine) anyRunq() bool {
 	return false
 }
 
-// stealWork tries to steal a G from another P: four rounds over all Ps in a
-// random order, runnext and timers only in the last round. Mirrors stealWork.
-func (m *Machine) stealWork(pp *P) (*G, bool) {
-	for i := 0; i < stealTries; i++ {
+// stealWork tries to steal a G from another P for mp: four rounds over all
+// Ps in a random order, runnext and timers only in the last round. Each
+// round takes the steal_pass cost first: mp queues its next schedule after
+// it and stealWork reports spending; when mp runs again, findRunnable looks
+// at the queues again and stealWork goes on with the round it paid for
+// (mp.stealRound). With no cost, all rounds happen in one instant.
+// Mirrors stealWork.
+func (m *Machine) stealWork(mp *M) (gp *G, inheritTime, spending bool) {
+	pp := mp.p
+	for i := int(mp.stealRound); i < stealTries; i++ {
+		if !mp.stealPaid {
+			if d := m.costOf(CostStealPass); d > 0 {
+				mp.stealRound, mp.stealPaid = int8(i), true
+				m.scheduleAfter(mp, d)
+				return nil, false, true
+			}
+		}
+		mp.stealPaid = false
 		stealTimersOrRunNextG := i == stealTries-1
 		for enum := m.stealOrd.start(m.cheaprandn(1 << 31)); !enum.done(); enum.next() {
 			p2 := m.allp[enum.position()]
@@ -506,19 +543,20 @@ func (m *Machine) stealWork(pp *P) (*G, bool) {
 					// Running the timers may have readied Gs into
 					// our run queue.
 					if gp, inheritTime := runqget(pp); gp != nil {
-						return gp, inheritTime
+						return gp, inheritTime, false
 					}
 				}
 			}
 			// Don't bother to attempt to steal if p2 is idle.
 			if p2.status != Pidle {
 				if gp := m.runqsteal(pp, p2, stealTimersOrRunNextG); gp != nil {
-					return gp, false
+					return gp, false, false
 				}
 			}
 		}
 	}
-	return nil, false
+	mp.stealRound = 0
+	return nil, false, false
 }
 
 // execute runs gp on mp: the G becomes _Grunning, and unless it inherits
@@ -612,7 +650,7 @@ func (m *Machine) goexit0(gp *G) {
 		return
 	}
 	m.gfput(pp, gp)
-	m.scheduleAfter(mp, m.cfg.SwitchCost)
+	m.scheduleAfter(mp, m.costOf(CostSwitch))
 }
 
 // gfput puts a dead G on pp's free list; a list grown to 64 gives half to
@@ -697,7 +735,7 @@ func (m *Machine) goschedImpl(gp *G, preempted bool) {
 		m.emit(EvGoSched, pp, mp, gp, nil, -1, 0, "")
 	}
 	m.wakep()
-	m.scheduleAfter(mp, m.cfg.SwitchCost)
+	m.scheduleAfter(mp, m.costOf(CostGosched))
 }
 
 // dropg removes the association between gp and its M. Mirrors dropg.
@@ -718,7 +756,7 @@ func (m *Machine) gopark(gp *G, reason string) {
 	casgstatus(gp, Grunning, Gwaiting)
 	m.dropg(gp)
 	m.emit(EvGoBlock, pp, mp, gp, nil, -1, 0, reason)
-	m.scheduleAfter(mp, m.cfg.SwitchCost)
+	m.scheduleAfter(mp, m.costOf(CostSwitch))
 }
 
 // ready makes a waiting G runnable on pp, in runnext when next is set, and

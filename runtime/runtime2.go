@@ -109,6 +109,9 @@ type M struct {
 	idle     bool   // on the midle list (stopm)
 	syscall  bool   // blocked in a system call
 	gen      uint64 // bumped by stopm, to invalidate queued schedule actions
+
+	stealRound int8 // the stealWork round to do next, while spending steal passes
+	stealPaid  bool // the time of round stealRound is spent
 }
 
 // A P is a processor: the right to run Go code, with its run queue.

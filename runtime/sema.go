@@ -140,7 +140,7 @@ func (g *G) goyield() {
 	m.dropg(g)
 	m.runqput(pp, g, false)
 	m.emit(EvGoSched, pp, mp, g, nil, -1, 1, "")
-	m.scheduleAfter(mp, m.cfg.SwitchCost)
+	m.scheduleAfter(mp, m.costOf(CostSwitch))
 	g.co.yield()
 }
 

@@ -77,14 +77,32 @@ func (h *timerHeap) popMin() *timer {
 }
 
 // addtimer puts t on pp's heap and queues the action that makes sure
-// someone runs it at its deadline. Mirrors (*timer).modify/addHeap and
-// wakeNetPoller.
+// someone runs it at its deadline. That action is late by the profile's
+// timer lateness (timer_late for a timer of 1ms or more, timer_late_short
+// under it): it stands for the M asleep in netpoll until the deadline,
+// which wakes late (epoll's timeout is in milliseconds). A P that passes
+// through findRunnable before then runs the timer on time. Mirrors
+// (*timer).modify/addHeap and wakeNetPoller.
 func (m *Machine) addtimer(pp *P, t *timer) {
 	m.seq++
 	t.seq = m.seq
 	pp.timers.push(t)
-	m.after(max(t.when-m.now, 0), action{kind: actTimer, pp: pp})
+	d := max(t.when-m.now, 0)
+	m.after(d+m.timerLate(d), action{kind: actTimer, pp: pp})
 }
+
+// timerLate is how late the netpoll wake-up for a timer of duration d is.
+func (m *Machine) timerLate(d int64) int64 {
+	if d < timerShortNS {
+		return m.costOf(CostTimerLateShort)
+	}
+	return m.costOf(CostTimerLate)
+}
+
+// timerShortNS divides short timers from long ones: netpoll waits at least
+// a millisecond (netpoll in netpoll_epoll.go rounds a wait under 1ms up to
+// 1ms).
+const timerShortNS = 1000 * 1000
 
 // checkTimers runs pp's expired timers on pp. Mirrors (*timers).check.
 func (m *Machine) checkTimers(pp *P) {
@@ -138,10 +156,13 @@ func (m *Machine) timerWake(pp *P) {
 	} else if p2 = m.pidleget(); p2 == nil {
 		return
 	}
-	// The M that slept in netpoll until this deadline wakes (after its
-	// wake-up latency), takes the P and runs the timers that are due by
-	// then, before it looks for work (see schedule).
-	mp := m.startm(p2, false)
+	// The M that slept in netpoll until this deadline wakes, takes the P
+	// and runs the timers that are due by then, before it looks for work
+	// (see schedule). It was asleep in netpoll, not on a futex, and this
+	// action is already as late as its wake-up (addtimer): no wakeup
+	// cost, only the perturbation's jitter.
+	mp, _ := m.startmNoWait(p2, false)
+	m.scheduleAfter(mp, m.wakeupJitter())
 	mp.timerp = pp
 }
 

@@ -1,0 +1,195 @@
+// Ps in parallel: code takes time on its P's clock.
+//
+// With a costs profile (costs.go), a goroutine's own code takes virtual
+// time: the language tells the engine, through G.RanSteps, how many steps
+// of code a G has run, and the G's P spends that many step costs. The
+// runtime's own work is charged the same way: newproc to the spawning G,
+// entersyscall and exitsyscall to the G in the call. Spending time is
+// what G.Work does: the G stays _Grunning on its P, an action to resume it
+// is queued at the end, and the baton goes back to the run loop, which
+// performs every action due before it (another P's G resuming, an M
+// woken by wakep, sysmon, a timer) first. So each P has its own clock,
+// the time of its next action, and the run loop always moves the P whose
+// clock is earliest, ties in the order the actions were queued. Two
+// goroutines on two Ps running code then interleave on the clock as
+// parallel code does, and a plain value that both update loses updates.
+//
+// The step is the atom: a step of one goroutine's code runs whole, never
+// half on either side of another P's. Stopping after every step would
+// make a switch of coroutines per step, so a goroutine runs a quantum of
+// steps (Config.Quantum, DefaultQuantum) before the language charges them
+// (G.StepBudget says how many), and the interleaving of two Ps running
+// code is exact to a quantum: within it one G's steps take effect
+// together, at the time the quantum starts. Builtin calls charge the steps
+// before them, so what a goroutine does to the scheduler (a send, a
+// print, a spawn) happens at its exact time. Perturb.QuantumJitter draws
+// each quantum from the seed, so that exploring seeds moves the points
+// where two Ps' code interleaves.
+//
+// Spending time is cheap when nothing else can happen meanwhile: when the
+// earliest queued action is later than the end of the charge, the clock
+// just moves on (runAhead), with no switch to the run loop, which is what
+// the loop would have done next. A run with one busy P therefore costs
+// little more than one whose code is free.
+//
+// Which costs are preemptible: the goroutine's code is (sysmon preempts a
+// G whose P has run the same time slice for 10ms in the middle of a
+// charge, as asynchronous preemption stops Go code at almost any
+// instruction); the runtime's own costs are not (newproc and the syscall
+// paths run on the system stack in Go), so a preemption requested during
+// one waits for the next safe point.
+
+package runtime
+
+import "math"
+
+// DefaultQuantum is the number of steps a goroutine runs before the engine
+// lets the other Ps catch up with its clock, when Config.Quantum is 0. It
+// is chosen for speed: switching to the run loop and back costs about as
+// much as 30 Starlark steps, so with 64 two Ps running code in parallel
+// cost less than 1.5 times the same steps on one P (docs/performance.md),
+// while a loop of a few statements is still cut at varying points.
+const DefaultQuantum = 64
+
+// initCosts takes the medians of the profile.
+func (m *Machine) initCosts() {
+	m.quantum = m.cfg.Quantum
+	if m.quantum == 0 {
+		m.quantum = DefaultQuantum
+	}
+	c := m.cfg.Costs
+	if c == nil {
+		return
+	}
+	for k := range m.cost {
+		m.cost[k] = c.Dists[k].Median()
+	}
+	m.stepCosts = !c.Dists[CostStep].IsZero()
+	m.sampleCosts = m.cfg.Perturb.SampleCosts && !c.IsZero()
+}
+
+// costOf returns what cost k charges now: its median, or with
+// Perturb.SampleCosts a value drawn from its distribution.
+func (m *Machine) costOf(k CostKind) int64 {
+	if m.sampleCosts {
+		return m.cfg.Costs.Dists[k].Sample(m.rng)
+	}
+	return m.cost[k]
+}
+
+// Costs returns the profile the Machine charges (nil for the zero
+// profile).
+func (m *Machine) Costs() *Costs { return m.cfg.Costs }
+
+// StepsTakeTime reports whether a step of a goroutine's code costs virtual
+// time. When it does, the time slice is sysmon's 10ms of the P's clock, as
+// in Go; when it does not, the language counts the slice in steps.
+func (m *Machine) StepsTakeTime() bool { return m.stepCosts }
+
+// StepBudget returns how many steps g may run before it must call
+// RanSteps, so that the other Ps' clocks can catch up with its own: the
+// quantum, or with Perturb.QuantumJitter a number drawn from [1, 2*quantum-1]
+// (the quantum on average). When steps cost nothing there is no budget
+// (math.MaxUint64): the code runs in one instant.
+func (g *G) StepBudget() uint64 {
+	m := g.m
+	if !m.stepCosts {
+		return math.MaxUint64
+	}
+	if m.cfg.Perturb.QuantumJitter && m.quantum > 1 {
+		return 1 + m.rng.Uint64N(2*m.quantum-1)
+	}
+	return m.quantum
+}
+
+// RanSteps tells the engine that g has run n steps of its code since it
+// last said so: g's P spends n step costs of virtual time, during which
+// the actions of other Ps due before the end run first. A preemption
+// requested meanwhile (sysmon's, in the middle of the charge or at its
+// end) happens here, before g runs more code. It reports whether g gave
+// up the baton, so that a caller knows other goroutines ran meanwhile.
+func (g *G) RanSteps(n uint64) bool {
+	m := g.m
+	if !m.stepCosts || n == 0 {
+		return false
+	}
+	c := m.costOf(CostStep)
+	d := int64(math.MaxInt64)
+	if c > 0 && n < uint64(math.MaxInt64/c) {
+		d = int64(n) * c
+	}
+	yielded := g.spend(d, true)
+	if g.preempt && !m.cfg.NoPreempt {
+		g.preempt = false
+		m.goschedImpl(g, true)
+		g.co.yield()
+		yielded = true
+	}
+	return yielded
+}
+
+// spend moves g's P's clock d ns on while g holds it, running: the
+// goroutine's code (preemptible, as Work) or the runtime's own work on
+// its behalf (not preemptible: a preemption sysmon asks for meanwhile
+// waits for the next safe point). It reports whether g gave up the baton.
+func (g *G) spend(d int64, preemptible bool) bool {
+	m := g.m
+	if d <= 0 {
+		return false
+	}
+	if m.runAhead(d) {
+		return false
+	}
+	g.workLeft = d
+	for g.workLeft > 0 {
+		left := g.workLeft
+		if preemptible {
+			g.workUntil = m.now + left
+		}
+		m.after(left, action{kind: actResume, gp: g, gen: g.gen})
+		g.co.yield()
+		// Resumed when the time is spent (workLeft is 0) or, after a
+		// preemption, to spend what is left.
+	}
+	return true
+}
+
+// runAhead moves the clock d ns on at once if nothing could happen
+// meanwhile: every queued action is due later, no limit of virtual time
+// is crossed and nobody asked the run to stop. It is what queueing an
+// action at now+d and running the loop would do, without the switch.
+func (m *Machine) runAhead(d int64) bool {
+	if noRunAhead {
+		return false
+	}
+	until := m.now + d
+	if until < m.now {
+		return false // overflow: let the loop's limit deal with it
+	}
+	if len(m.actions) > 0 && m.actions[0].when <= until {
+		return false
+	}
+	if m.cfg.MaxTime > 0 && until > m.cfg.MaxTime {
+		return false
+	}
+	if m.interrupted.Load() != nil {
+		return false
+	}
+	if m.onAdvance != nil {
+		m.onAdvance(until)
+	}
+	m.now = until
+	return true
+}
+
+// noRunAhead turns runAhead off, for the test that shows it changes
+// nothing.
+var noRunAhead = false
+
+// spendCost charges cost k of the runtime's own work to g (not
+// preemptible).
+func (g *G) spendCost(k CostKind) {
+	if d := g.m.costOf(k); d > 0 {
+		g.spend(d, false)
+	}
+}

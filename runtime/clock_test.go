@@ -1,0 +1,353 @@
+package runtime
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// The tests in this file pin where each cost of a profile is charged and
+// how Ps run in parallel on the clock. Each profile has one constant cost
+// (or a few), so the time of an event says which cost it paid.
+
+// costsOf returns a profile whose cost k is the constant ns, every other 0.
+func costsOf(kv ...any) *Costs {
+	c := &Costs{Name: "test"}
+	for i := 0; i < len(kv); i += 2 {
+		c.Dists[kv[i].(CostKind)] = Const(int64(kv[i+1].(int)))
+	}
+	return c
+}
+
+// firstEvent returns the first event of kind k (and of G goid, unless 0).
+func firstEvent(t *testing.T, evs []Event, k EventKind, goid int64) Event {
+	t.Helper()
+	for _, ev := range evs {
+		if ev.Kind == k && (goid == 0 || ev.G == goid) {
+			return ev
+		}
+	}
+	t.Fatalf("no %v event for G%d", k, goid)
+	return Event{}
+}
+
+// newproc: the spawning G pays for newproc1 before the new G is queued, so
+// GoCreate (the runqput) comes after the cost and the spawner's clock has
+// moved on by it.
+func TestNewprocCost(t *testing.T) {
+	var after int64
+	evs := events(t, Config{Procs: 1, Costs: costsOf(CostNewproc, 300)}, func(g *G, log func(string, ...any)) error {
+		g.Go(func(*G) error { return nil }, "child")
+		g.Go(func(*G) error { return nil }, "child")
+		after = g.Now()
+		return nil
+	})
+	var creates []int64
+	for _, ev := range evs {
+		if ev.Kind == EvGoCreate {
+			creates = append(creates, ev.Time)
+		}
+	}
+	if !slices.Equal(creates, []int64{300, 600}) || after != 600 {
+		t.Errorf("GoCreate at %v and the spawner at %d after two spawns, want [300 600] and 600", creates, after)
+	}
+}
+
+// park_m/goexit0 → schedule → execute: after a G blocks or exits, the next G
+// starts a switch cost later; after Gosched (goschedImpl), a gosched cost
+// later.
+func TestSwitchAndGoschedCosts(t *testing.T) {
+	evs := events(t, Config{Procs: 1, Costs: costsOf(CostSwitch, 150, CostGosched, 170)}, func(g *G, log func(string, ...any)) error {
+		c, _ := g.Machine().NewChan(0)
+		g.Go(func(g *G) error {
+			g.Gosched() // G1 is blocked: G2 goes round the global queue alone
+			return g.Send(c, 1)
+		}, "child")
+		g.Recv(c) // blocks at 0: G2 starts at 150
+		return nil
+	})
+	var starts []int64
+	for _, ev := range evs {
+		if ev.Kind == EvGoStart {
+			starts = append(starts, ev.Time)
+		}
+	}
+	// G1 at 0; G2 at 150, a switch after G1 blocks; G2 again at 320, a
+	// gosched after its Gosched; G1, readied into runnext by the send, at
+	// 470, a switch after G2 exits.
+	want := []int64{0, 150, 320, 470}
+	if !slices.Equal(starts, want) {
+		t.Errorf("GoStart at %v, want %v", starts, want)
+	}
+}
+
+// startm: the M woken by wakep runs schedule a wakeup cost later, plus
+// newm's when the M had to be created; an M taken from the idle list pays
+// the wakeup only.
+func TestWakeupAndNewmCosts(t *testing.T) {
+	evs := events(t, Config{Procs: 2, Costs: costsOf(CostWakeup, 90_000, CostNewm, 25_000)}, func(g *G, log func(string, ...any)) error {
+		c, _ := g.Machine().NewChan(0)
+		g.Go(func(g *G) error { return g.Send(c, 1) }, "a")
+		g.Work(1_000_000) // M1 is made and steals a at 115µs; a blocks, M1 parks
+		g.Recv(c)         // readies a: wakep takes M1 from the idle list
+		g.Go(func(g *G) error { return g.Send(c, 1) }, "b")
+		g.Work(1_000_000) // M1 steals a (kicked to the ring) 90µs after
+		g.Recv(c)
+		return nil
+	})
+	var steals []int64
+	for _, ev := range evs {
+		if ev.Kind == EvRunqSteal {
+			steals = append(steals, ev.Time)
+		}
+	}
+	if len(steals) < 2 || steals[0] != 115_000 {
+		t.Fatalf("steals at %v, want the first at 115µs (wakeup 90µs + newm 25µs)", steals)
+	}
+	var second Event // the spawn of b, at the instant of the Recv's wakep
+	for _, ev := range evs {
+		if ev.Kind == EvGoCreate {
+			second = ev
+		}
+	}
+	if d := steals[1] - second.Time; d != 90_000 {
+		t.Errorf("the idle M stole %dns after it was woken, want 90µs (wakeup only)", d)
+	}
+}
+
+// entersyscall/exitsyscall: the G pays syscall_enter before the call and
+// syscall_exit after it, on its P.
+func TestSyscallCosts(t *testing.T) {
+	var after int64
+	evs := events(t, Config{Procs: 1, Costs: costsOf(CostSyscallEnter, 60, CostSyscallExit, 80)}, func(g *G, log func(string, ...any)) error {
+		g.Syscall(1000)
+		after = g.Now()
+		return nil
+	})
+	begin := firstEvent(t, evs, EvGoSyscallBegin, 1)
+	end := firstEvent(t, evs, EvGoSyscallEnd, 1)
+	if begin.Time != 60 || end.Time != 1060 || after != 1140 {
+		t.Errorf("syscall from %d to %d, G at %d after it; want 60, 1060, 1140", begin.Time, end.Time, after)
+	}
+}
+
+// A timer on an idle P runs late by the profile's lateness (the M asleep in
+// netpoll wakes late), short timers by the short lateness; a P that goes
+// through findRunnable runs a due timer on time.
+func TestTimerLateness(t *testing.T) {
+	costs := costsOf(CostTimerLate, 100_000, CostTimerLateShort, 900_000)
+	for _, tc := range []struct {
+		d, want int64
+	}{
+		{2_000_000, 2_100_000},
+		{1_000_000, 1_100_000},
+		{100_000, 1_000_000},
+	} {
+		var woke int64
+		run(t, Config{Procs: 1, Costs: costs}, func(g *G, log func(string, ...any)) error {
+			g.Sleep(tc.d)
+			woke = g.Now()
+			return nil
+		})
+		if woke != tc.want {
+			t.Errorf("sleep(%s) woke at %s, want %s", FormatDuration(tc.d), FormatDuration(woke), FormatDuration(tc.want))
+		}
+	}
+	// A busy P that yields every 10µs runs its own timer at the first
+	// schedule after the deadline, not 100µs late.
+	var woke int64
+	run(t, Config{Procs: 1, Costs: costs}, func(g *G, log func(string, ...any)) error {
+		done := false
+		g.Go(func(g *G) error {
+			g.Sleep(1_000_000)
+			woke = g.Now()
+			done = true
+			return nil
+		}, "sleeper")
+		for !done {
+			g.Work(10_000)
+			g.Gosched()
+		}
+		return nil
+	})
+	if woke < 1_000_000 || woke > 1_010_000 {
+		t.Errorf("a busy P ran its timer at %s, want by 1.01ms", FormatDuration(woke))
+	}
+}
+
+// stealWork: each of the four rounds costs a steal pass, and runnext is
+// taken only in the last: a G left in runnext of a P whose G works is
+// stolen four passes after the thief woke.
+func TestStealPassCost(t *testing.T) {
+	evs := events(t, Config{Procs: 2, Costs: costsOf(CostWakeup, 10_000, CostStealPass, 300)}, func(g *G, log func(string, ...any)) error {
+		c, _ := g.Machine().NewChan(0)
+		g.Go(func(g *G) error { return g.Send(c, 1) }, "a")
+		g.Work(1_000_000)
+		g.Recv(c)
+		return nil
+	})
+	steal := firstEvent(t, evs, EvRunqSteal, 0)
+	if steal.Time != 10_000+4*300 {
+		t.Errorf("runnext stolen at %dns, want %d (woken at 10µs, then 4 passes of 300ns)", steal.Time, 10_000+4*300)
+	}
+}
+
+// Two Gs on two Ps that run code advance their own Ps' clocks, and the
+// engine always moves the P whose clock is earliest: the clocks the Gs
+// see come out in order across both, they take turns, and their
+// read-modify-write of a shared counter, charged as two steps, loses
+// updates. With the zero profile code runs in one instant and nothing is
+// lost.
+func TestParallelStepsInterleave(t *testing.T) {
+	const n = 10000
+	type obs struct {
+		g   int
+		now int64
+	}
+	incr := func(costs *Costs) (int, []obs) {
+		counter := 0
+		var seen []obs
+		_, res := run(t, Config{Procs: 2, Costs: costs}, func(g *G, log func(string, ...any)) error {
+			wg := g.Machine().NewWaitGroup()
+			for i := range 2 {
+				g.Add(wg, 1)
+				g.Go(func(g *G) error {
+					for range n {
+						v := counter
+						g.RanSteps(3)
+						counter = v + 1
+						g.RanSteps(2)
+						seen = append(seen, obs{i, g.Now()})
+					}
+					return g.Add(wg, -1)
+				}, "incr")
+			}
+			g.Wait(wg)
+			return nil
+		})
+		if res.Outcome != Exited {
+			t.Fatalf("%v: %v", res.Outcome, res.Err)
+		}
+		return counter, seen
+	}
+	got, seen := incr(costsOf(CostStep, 1, CostWakeup, 1000))
+	if got >= 2*n || got < n {
+		t.Errorf("counter %d after 2×%d increments on two Ps, want lost updates (between %d and %d)", got, n, n, 2*n-1)
+	}
+	turns := 0
+	for i := 1; i < len(seen); i++ {
+		if seen[i].now < seen[i-1].now {
+			t.Fatalf("G%d saw %d after G%d saw %d: the engine moved a P whose clock was not the earliest", seen[i].g, seen[i].now, seen[i-1].g, seen[i-1].now)
+		}
+		if seen[i].g != seen[i-1].g {
+			turns++
+		}
+	}
+	if turns < n/2 {
+		t.Errorf("the Gs took %d turns in %d increments, want them to alternate", turns, 2*n)
+	}
+	if got, _ := incr(ZeroCosts()); got != 2*n {
+		t.Errorf("zero costs: counter %d, want %d: code runs in one instant", got, 2*n)
+	}
+}
+
+// Steps are charged at the step cost; the run ahead of the clock when no
+// action is due is what queueing and performing the resume would do: the
+// same events at the same times.
+func TestRanStepsRunAheadSameAsLoop(t *testing.T) {
+	prog := func(g *G, log func(string, ...any)) error {
+		c, _ := g.Machine().NewChan(1)
+		for i := range 3 {
+			g.Go(func(g *G) error {
+				for range 200 {
+					g.RanSteps(7)
+				}
+				log("G%d done at %d", g.ID(), g.Now())
+				return g.Send(c, i)
+			}, "w")
+		}
+		for range 3 {
+			g.Recv(c)
+		}
+		log("main at %d", g.Now())
+		return nil
+	}
+	cfg := Config{Procs: 2, Costs: DefaultCosts()}
+	fast := fmt.Sprint(events(t, cfg, prog))
+	noRunAhead = true
+	defer func() { noRunAhead = false }()
+	slow := fmt.Sprint(events(t, cfg, prog))
+	if fast != slow {
+		t.Errorf("running ahead changed the run:\n%s\nvs\n%s", fast, slow)
+	}
+}
+
+// retake/preemptone: when steps take time, the time slice is sysmon's 10ms
+// of the P's clock, as in Go: a G that only runs code is preempted in the
+// middle of a charge 10 to 20ms after its slice began, and the G queued
+// behind it runs. With preemption off it keeps its P.
+func TestStepsPreemptedBySysmon(t *testing.T) {
+	for _, noPreempt := range []bool{false, true} {
+		var otherAt int64 = -1
+		_, res := run(t, Config{Procs: 1, NoPreempt: noPreempt, Costs: costsOf(CostStep, 1), MaxTime: 100_000_000}, func(g *G, log func(string, ...any)) error {
+			stop := false
+			wg := g.Machine().NewWaitGroup()
+			g.Add(wg, 2)
+			g.Go(func(g *G) error {
+				otherAt = g.Now()
+				stop = true
+				return g.Add(wg, -1)
+			}, "other")
+			g.Go(func(g *G) error {
+				for !stop {
+					g.RanSteps(64)
+				}
+				return g.Add(wg, -1)
+			}, "spinner")
+			g.Wait(wg)
+			return nil
+		})
+		switch {
+		case noPreempt && (res.Outcome != Limit || otherAt != -1):
+			t.Errorf("preemption off: outcome %v, other ran at %d; want the virtual time limit, other never", res.Outcome, otherAt)
+		case !noPreempt && (res.Outcome != Exited || otherAt < 10_000_000 || otherAt > 21_000_000):
+			t.Errorf("preemption on: outcome %v, other ran at %s; want it between 10ms and 21ms", res.Outcome, FormatDuration(otherAt))
+		}
+	}
+}
+
+// Perturb.SampleCosts draws every cost from its distribution with the
+// run's PRNG: the woken M's wake-up varies with the seed, within the
+// distribution, and replays with it.
+func TestSampleCosts(t *testing.T) {
+	costs := DefaultCosts()
+	w := costs.Dist(CostWakeup)
+	stealAt := func(seed uint64, sample bool) int64 {
+		evs := events(t, Config{Procs: 2, Seed: seed, Costs: costs, Perturb: Perturb{SampleCosts: sample}}, func(g *G, log func(string, ...any)) error {
+			c, _ := g.Machine().NewChan(0)
+			g.Go(func(g *G) error { return g.Send(c, 1) }, "a")
+			g.Work(10_000_000)
+			g.Recv(c)
+			return nil
+		})
+		return firstEvent(t, evs, EvRunqSteal, 0).Time
+	}
+	median := stealAt(1, false)
+	seen := map[int64]bool{}
+	for seed := range uint64(20) {
+		at := stealAt(seed, true)
+		if again := stealAt(seed, true); again != at {
+			t.Fatalf("seed %d: stole at %d, then at %d", seed, at, again)
+		}
+		if at < w.Quantiles[0] || at > median+w.Quantiles[NumQuantiles-1] {
+			t.Errorf("seed %d: stole at %d, outside the wakeup distribution [%d, %d] plus the other costs", seed, at, w.Quantiles[0], w.Quantiles[NumQuantiles-1])
+		}
+		seen[at] = true
+	}
+	if len(seen) < 15 {
+		t.Errorf("20 seeds gave %d different wake-ups", len(seen))
+	}
+	if stealAt(2, false) != median {
+		t.Error("without SampleCosts the seed changed the wake-up")
+	}
+}

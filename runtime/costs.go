@@ -1,0 +1,406 @@
+// Costs: what each step of the runtime takes on Go's own clock.
+//
+// Real Ps run code at the same time, and everything the runtime does takes
+// time: a thread woken by wakep runs tens of microseconds later, a spawn
+// and a switch take hundreds of nanoseconds, a line of code takes
+// nanoseconds. A Costs profile says how long, each cost as a distribution
+// measured from the real runtime (schedlab calibrate writes one; an
+// embedded default ships with the engine, DefaultCosts). A run charges
+// each cost's median, so a run stays a pure function of its program,
+// configuration and seed; with Perturb.SampleCosts every charge is drawn
+// from the distribution with the run's PRNG instead.
+//
+// Where each cost is charged, and the function of proc.go it stands for:
+//
+//	step             a step of the goroutine's code (G.RanSteps): the P's
+//	                 clock moves while it runs code
+//	newproc          G.Go, before the new G is queued (newproc/newproc1)
+//	switch           gopark, goexit0 and a mutex hand-off until the M runs
+//	                 schedule again (park_m/goexit0 → schedule → execute)
+//	gosched          goschedImpl until the M runs schedule (gosched_m,
+//	                 gopreempt_m)
+//	wakeup           startm until the woken M runs schedule (wakep,
+//	                 startm, notewakeup → the thread runs mstart/schedule)
+//	newm             added to wakeup when startm has no idle M and makes
+//	                 one (newm/newosproc: creating the thread)
+//	syscall_enter    G.Syscall before the call (entersyscall)
+//	syscall_exit     G.Syscall after the call, on its P again (exitsyscall)
+//	timer_late       how late a timer of 1ms or more runs when its P is
+//	                 idle (the M asleep in netpoll until the deadline)
+//	timer_late_short the same for a timer under 1ms (netpoll's millisecond
+//	                 timeout: epoll waits at least 1ms)
+//	steal_pass       one of stealWork's four passes over the other Ps
+//
+// The zero profile (ZeroCosts, --costs=zero) is the textbook model: only
+// work, syscall, sleep and timers move the clock, and a goroutine's code
+// between two scheduling points runs in one instant.
+//
+// The file format (the contract between the engine and schedlab
+// calibrate):
+//
+//	{
+//	  "format": "schedlab-costs/1",
+//	  "name": "default", "machine": "...", "go": "go1.26 linux/amd64",
+//	  "command": "schedlab calibrate -o runtime/costs_default.json",
+//	  "recorded": "2026-12-03", "load": "0.21 0.10 0.03",
+//	  "costs": {"step": {"n": 1000, "quantiles": [p0, p5, ..., p100]}, ...}
+//	}
+//
+// with every cost named above present, 21 quantiles in nanoseconds, not
+// negative and not decreasing.
+
+package runtime
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// CostsFormat is the format string of a costs profile file.
+const CostsFormat = "schedlab-costs/1"
+
+// NumQuantiles is the number of quantiles of a Dist: p0, p5, ..., p100.
+const NumQuantiles = 21
+
+// A CostKind names one cost of a profile.
+type CostKind uint8
+
+// The costs of a profile, in the order of the file format.
+const (
+	CostStep           CostKind = iota // one step of a goroutine's code
+	CostNewproc                        // newproc, charged to the spawning G
+	CostSwitch                         // schedule+execute after a G blocks or exits
+	CostGosched                        // Gosched (or a preemption) until the next G starts
+	CostWakeup                         // wakep/startm until the woken M runs schedule
+	CostNewm                           // extra when startm creates a new M
+	CostSyscallEnter                   // entersyscall
+	CostSyscallExit                    // exitsyscall
+	CostTimerLate                      // how late a timer of 1ms or more fires
+	CostTimerLateShort                 // how late a timer under 1ms fires
+	CostStealPass                      // a spinning M's pass over the other Ps
+	NumCosts                           // the number of costs
+)
+
+var costNames = [NumCosts]string{
+	"step", "newproc", "switch", "gosched", "wakeup", "newm",
+	"syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass",
+}
+
+// String returns the cost's name in the file format ("syscall_enter").
+func (k CostKind) String() string {
+	if k < NumCosts {
+		return costNames[k]
+	}
+	return "CostKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// CostKinds returns every cost, in the order of the file format.
+func CostKinds() []CostKind {
+	ks := make([]CostKind, NumCosts)
+	for i := range ks {
+		ks[i] = CostKind(i)
+	}
+	return ks
+}
+
+// A Dist is the distribution of one cost: its 21 quantiles p0, p5, ...,
+// p100 in nanoseconds, and the number of samples they were made from (0
+// for a profile written by hand).
+type Dist struct {
+	N         int                 // samples measured
+	Quantiles [NumQuantiles]int64 // p0, p5, ..., p100, in ns
+}
+
+// Const returns a Dist whose every quantile is ns: a cost that never
+// varies.
+func Const(ns int64) Dist {
+	var d Dist
+	for i := range d.Quantiles {
+		d.Quantiles[i] = ns
+	}
+	return d
+}
+
+// Median returns the distribution's p50, what a run charges.
+func (d *Dist) Median() int64 { return d.Quantiles[NumQuantiles/2] }
+
+// Sample draws a value from the distribution with rng: a uniform point
+// on [0, 1] is placed among the quantiles and the value interpolated
+// linearly between the two around it (the inverse of the piecewise-linear
+// distribution function the quantiles describe).
+func (d *Dist) Sample(rng *rand.Rand) int64 {
+	u := rng.Float64() * (NumQuantiles - 1)
+	i := int(u)
+	if i >= NumQuantiles-1 {
+		return d.Quantiles[NumQuantiles-1]
+	}
+	lo, hi := d.Quantiles[i], d.Quantiles[i+1]
+	return lo + int64((u-float64(i))*float64(hi-lo))
+}
+
+// IsZero reports whether every quantile is 0.
+func (d *Dist) IsZero() bool { return d.Quantiles[NumQuantiles-1] == 0 && d.Quantiles[0] == 0 }
+
+// Costs is a costs profile: one Dist per cost, and where it was measured.
+type Costs struct {
+	Name     string // what the profile is ("default", "zero", ...)
+	Machine  string // the machine it was measured on (uname, nproc, lscpu)
+	Go       string // the Go toolchain measured ("go1.26.0 linux/amd64")
+	Command  string // the command that wrote it
+	Recorded string // the date
+	Load     string // the load average while it was measured
+	Notes    string // anything else a reader should know
+
+	Dists [NumCosts]Dist // by CostKind
+}
+
+// Dist returns the distribution of cost k.
+func (c *Costs) Dist(k CostKind) *Dist { return &c.Dists[k] }
+
+// Median returns the median of cost k, 0 for a nil profile.
+func (c *Costs) Median(k CostKind) int64 {
+	if c == nil {
+		return 0
+	}
+	return c.Dists[k].Median()
+}
+
+// IsZero reports whether every cost of c is 0 (a nil c is the zero
+// profile).
+func (c *Costs) IsZero() bool {
+	if c == nil {
+		return true
+	}
+	for i := range c.Dists {
+		if !c.Dists[i].IsZero() {
+			return false
+		}
+	}
+	return true
+}
+
+// ZeroCosts returns the textbook model: every cost 0.
+func ZeroCosts() *Costs {
+	return &Costs{Name: "zero", Notes: "every cost 0: only work, syscall, sleep and timers move the clock"}
+}
+
+//go:embed costs_default.json
+var defaultCostsJSON []byte
+
+var (
+	defaultOnce  sync.Once
+	defaultCosts *Costs
+	defaultErr   error
+)
+
+// DefaultCosts returns the embedded default profile
+// (runtime/costs_default.json), a new copy each call.
+func DefaultCosts() *Costs {
+	defaultOnce.Do(func() {
+		defaultCosts, defaultErr = ParseCosts("runtime/costs_default.json", defaultCostsJSON)
+	})
+	if defaultErr != nil {
+		throw("the embedded costs profile does not parse: " + defaultErr.Error())
+	}
+	c := *defaultCosts
+	return &c
+}
+
+// DefaultCostsJSON returns the bytes of the embedded default profile.
+func DefaultCostsJSON() []byte { return bytes.Clone(defaultCostsJSON) }
+
+// The file format, as encoding/json reads it.
+type costsFile struct {
+	Format   *string              `json:"format"`
+	Name     string               `json:"name"`
+	Machine  string               `json:"machine"`
+	Go       string               `json:"go"`
+	Command  string               `json:"command"`
+	Recorded string               `json:"recorded"`
+	Load     string               `json:"load"`
+	Notes    string               `json:"notes,omitempty"`
+	Costs    map[string]*distFile `json:"costs"`
+}
+
+type distFile struct {
+	N         *int    `json:"n"`
+	Quantiles []int64 `json:"quantiles"`
+}
+
+// ParseCosts reads a costs profile in the file format. filename is used
+// in errors only: each says "filename: what is wrong", with the line and
+// column of a syntax or type error.
+func ParseCosts(filename string, data []byte) (*Costs, error) {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("%s: %s", filename, fmt.Sprintf(format, args...))
+	}
+	var f costsFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			line, col := lineCol(data, se.Offset)
+			return nil, fmt.Errorf("%s:%d:%d: %v", filename, line, col, se)
+		case errors.As(err, &te):
+			line, col := lineCol(data, te.Offset)
+			field := te.Field
+			if rest, ok := strings.CutPrefix(field, "costs."); ok && rest != "" {
+				// encoding/json leaves the map key out of the path.
+				field = "costs." + costAt(data, te.Offset) + "." + rest
+			}
+			return nil, fmt.Errorf("%s:%d:%d: %s: got a JSON %s, want %s", filename, line, col, field, te.Value, jsonKind(te.Type.String()))
+		case errors.Is(err, io.EOF):
+			return nil, fail("empty file, want a JSON object")
+		}
+		return nil, fail("%s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if dec.More() {
+		return nil, fail("more than one JSON value")
+	}
+	if f.Format == nil {
+		return nil, fail(`no "format": want %q`, CostsFormat)
+	}
+	if *f.Format != CostsFormat {
+		return nil, fail(`format %q, want %q`, *f.Format, CostsFormat)
+	}
+	if f.Name == "" {
+		return nil, fail(`no "name"`)
+	}
+	if f.Costs == nil {
+		return nil, fail(`no "costs"`)
+	}
+	c := &Costs{Name: f.Name, Machine: f.Machine, Go: f.Go, Command: f.Command, Recorded: f.Recorded, Load: f.Load, Notes: f.Notes}
+	for name := range f.Costs {
+		if costKind(name) < 0 {
+			return nil, fail("costs.%s: no such cost; the costs are %s", name, strings.Join(costNames[:], ", "))
+		}
+	}
+	for k, name := range costNames {
+		df, ok := f.Costs[name]
+		if !ok || df == nil {
+			return nil, fail("costs.%s: missing", name)
+		}
+		if df.N == nil {
+			return nil, fail(`costs.%s: no "n" (the number of samples; 0 for a value written by hand)`, name)
+		}
+		if *df.N < 0 {
+			return nil, fail("costs.%s: n is %d, want 0 or more", name, *df.N)
+		}
+		if len(df.Quantiles) != NumQuantiles {
+			return nil, fail("costs.%s: %d quantiles, want %d (p0, p5, ..., p100)", name, len(df.Quantiles), NumQuantiles)
+		}
+		d := &c.Dists[k]
+		d.N = *df.N
+		for i, q := range df.Quantiles {
+			if q < 0 {
+				return nil, fail("costs.%s: p%d is %d, want a duration of 0ns or more", name, 5*i, q)
+			}
+			if i > 0 && q < df.Quantiles[i-1] {
+				return nil, fail("costs.%s: p%d (%d) is less than p%d (%d); quantiles cannot decrease", name, 5*i, q, 5*(i-1), df.Quantiles[i-1])
+			}
+			d.Quantiles[i] = q
+		}
+	}
+	return c, nil
+}
+
+// costAt returns the name of the cost whose object holds byte offset off
+// of data: the last cost name quoted before it.
+func costAt(data []byte, off int64) string {
+	before := data[:min(max(off, 0), int64(len(data)))]
+	best, at := "?", -1
+	for _, name := range costNames {
+		if i := bytes.LastIndex(before, []byte(strconv.Quote(name))); i > at {
+			best, at = name, i
+		}
+	}
+	return best
+}
+
+// costKind returns the CostKind named name, or -1.
+func costKind(name string) int {
+	for k, n := range costNames {
+		if n == name {
+			return k
+		}
+	}
+	return -1
+}
+
+// jsonKind names the JSON value that a field of Go type goType wants, for
+// errors.
+func jsonKind(goType string) string {
+	switch goType {
+	case "[]int64":
+		return "an array of integers"
+	case "int", "int64":
+		return "an integer"
+	case "string":
+		return "a string"
+	}
+	return "an object"
+}
+
+// lineCol returns the 1-based line and column of byte offset off in data.
+func lineCol(data []byte, off int64) (int, int) {
+	off = min(max(off, 0), int64(len(data)))
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1)
+	return line, max(col, 1)
+}
+
+// JSON returns c in the file format, one cost per line, in the order of
+// the format: what schedlab calibrate writes, and what ParseCosts reads
+// back to an equal profile.
+func (c *Costs) JSON() []byte {
+	var b bytes.Buffer
+	str := func(key, v string, comma bool) {
+		q, _ := json.Marshal(v)
+		fmt.Fprintf(&b, "  %q: %s", key, q)
+		if comma {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("{\n")
+	str("format", CostsFormat, true)
+	str("name", c.Name, true)
+	str("machine", c.Machine, true)
+	str("go", c.Go, true)
+	str("command", c.Command, true)
+	str("recorded", c.Recorded, true)
+	str("load", c.Load, true)
+	if c.Notes != "" {
+		str("notes", c.Notes, true)
+	}
+	b.WriteString("  \"costs\": {\n")
+	for k, name := range costNames {
+		d := &c.Dists[k]
+		fmt.Fprintf(&b, "    %-19s {\"n\": %d, \"quantiles\": [", strconv.Quote(name)+":", d.N)
+		for i, q := range d.Quantiles {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.FormatInt(q, 10))
+		}
+		b.WriteString("]}")
+		if k < len(costNames)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("  }\n}\n")
+	return b.Bytes()
+}
