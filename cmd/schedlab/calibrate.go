@@ -67,11 +67,7 @@ func calibrateCmd(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	p.Command = strings.TrimSpace(p.Command)
-	data, err := p.Marshal()
-	if err != nil {
-		fmt.Fprintf(stderr, "schedlab calibrate: %v\n", err)
-		return 1
-	}
+	data := p.JSON()
 	printCalibrateReport(stderr, rep)
 	if *out == "" {
 		stdout.Write(data)
@@ -90,7 +86,7 @@ func printCalibrateReport(w io.Writer, rep *calibrate.Report) {
 	fmt.Fprintf(w, "\n%-17s %6s %-6s %10s %10s %6s %10s %10s %10s\n", "COST", "N", "FROM", "TRACED", "CLOCK", "LEVEL", "P5", "P50", "P95")
 	for _, l := range rep.Lines {
 		q := l.Profile.Quantiles
-		fmt.Fprintf(w, "%-17s %6d %-6s %10d %10d %6.2f %10d %10d %10d\n", l.Name, l.N, l.Method, l.Traced, l.Clock, l.Factor, q[1], q[10], q[19])
+		fmt.Fprintf(w, "%-17s %6d %-6s %10d %10d %6.2f %10d %10d %10d\n", l.Cost, l.N, l.Method, l.Traced, l.Clock, l.Factor, q[1], q[10], q[19])
 	}
 	fmt.Fprintf(w, "(ns. FROM: clock = the untraced probe's own clock, trace = the trace's events times LEVEL, the untraced/traced ratio\n"+
 		"of the probe's clock medians. TRACED and CLOCK are the medians of the two; a clock reading costs %dns.)\n", rep.ClockCost)

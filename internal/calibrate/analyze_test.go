@@ -1,7 +1,6 @@
 package calibrate
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -155,28 +154,5 @@ func TestTimerLates(t *testing.T) {
 	}
 	if _, err := timerLates(x, 2); err == nil {
 		t.Error("timerLates with too few sleeps: no error")
-	}
-}
-
-func TestQuantiles(t *testing.T) {
-	var xs []float64
-	for i := 100; i >= 0; i-- {
-		xs = append(xs, float64(i*10))
-	}
-	d := Quantiles(xs)
-	want := make([]int64, NQuantiles)
-	for i := range want {
-		want[i] = int64(i * 50)
-	}
-	if d.N != 101 || !slices.Equal(d.Quantiles, want) {
-		t.Errorf("Quantiles(0..1000 by 10) = %+v, want n 101 and %v", d, want)
-	}
-	// Interpolated, and never below 0.
-	d = Quantiles([]float64{-5, 15})
-	if d.Quantiles[0] != 0 || d.Quantiles[10] != 5 || d.Quantiles[20] != 15 {
-		t.Errorf("Quantiles(-5, 15) = %v, want 0 at p0, 5 at p50, 15 at p100", d.Quantiles)
-	}
-	if m := median([]float64{3, 1, 2, 10}); m != 2.5 {
-		t.Errorf("median = %v, want 2.5", m)
 	}
 }

@@ -35,13 +35,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
+	goruntime "runtime"
 	"runtime/debug"
 	"runtime/trace"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/schedlab/schedlab/internal/realtrace"
+	"github.com/schedlab/schedlab/runtime"
 )
 
 // Options say how to calibrate.
@@ -54,13 +56,13 @@ type Options struct {
 
 // A Line is one cost of a Report.
 type Line struct {
-	Name    string
+	Cost    runtime.CostKind
 	N       int
 	Method  string  // "clock": the untraced probe's own clock; "trace": the trace's events, scaled by Factor
 	Traced  int64   // the median of the cost as the trace shows it, before any scaling
 	Clock   int64   // the median of the untraced probe's clock samples of the cost's class (0 if none)
 	Factor  float64 // the level factor applied to the trace's samples (1 for none)
-	Profile Dist
+	Profile runtime.Dist
 }
 
 // A Report says how each cost of a profile was made.
@@ -89,9 +91,9 @@ func rounds(name string, runs int) int {
 }
 
 // Run measures the costs and returns the profile and how it was made.
-func Run(opts Options) (*Profile, *Report, error) {
+func Run(opts Options) (*runtime.Costs, *Report, error) {
 	if !supported {
-		return nil, nil, fmt.Errorf("calibrate runs on Linux only: the probes need thread IDs and /proc/self/task (this is %s)", runtime.GOOS)
+		return nil, nil, fmt.Errorf("calibrate runs on Linux only: the probes need thread IDs and /proc/self/task (this is %s)", goruntime.GOOS)
 	}
 	if opts.Runs < 1 {
 		return nil, nil, fmt.Errorf("runs %d, want at least 1", opts.Runs)
@@ -105,11 +107,10 @@ func Run(opts Options) (*Profile, *Report, error) {
 			fmt.Fprintf(opts.Progress, "calibrate: "+format+"\n", args...)
 		}
 	}
-	p := &Profile{
-		Format:   Format,
+	p := &runtime.Costs{
 		Name:     opts.Name,
-		Machine:  machine(runtime.NumCPU()),
-		Go:       runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
+		Machine:  machine(goruntime.NumCPU()),
+		Go:       goruntime.Version() + " " + goruntime.GOOS + "/" + goruntime.GOARCH,
 		Command:  opts.Command,
 		Recorded: start.UTC().Format("2006-01-02"),
 		Load:     loadAverage(),
@@ -121,40 +122,41 @@ func Run(opts Options) (*Profile, *Report, error) {
 
 	// The collector's work is not the scheduler's: keep it out.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	runtime.GC()
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	goruntime.GC()
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(0))
 
 	rep := &Report{}
 	rep.ClockCost = clockCost()
 	clock := float64(rep.ClockCost)
-	c := &p.Costs
 	var notes []string
 	add := func(l Line, samples []float64) error {
 		if len(samples) == 0 {
-			return fmt.Errorf("%s: no samples (the probe's trace has none of the events it needs)", l.Name)
+			return fmt.Errorf("%s: no samples (the probe's trace has none of the events it needs)", l.Cost)
 		}
 		l.Profile = Quantiles(samples)
-		l.N = l.Profile.N
-		for _, nc := range c.named() {
-			if nc.name == l.Name {
-				*nc.d = l.Profile
-			}
+		if l.Cost == runtime.CostStep {
+			// The profile counts whole ns and a step is a fraction
+			// of one: rounded up, so that code takes time
+			// (docs/runtime.md, "Calibration").
+			l.Profile = stepQuantiles(samples)
 		}
+		l.N = l.Profile.N
+		p.Dists[l.Cost] = l.Profile
 		rep.Lines = append(rep.Lines, l)
 		progress("  %-16s n=%-5d p50 %-8s (%s; traced %s, untraced clock %s, level x%.2f)",
-			l.Name, l.N, ns(l.Profile.Median()), l.Method, ns(l.Traced), ns(l.Clock), l.Factor)
+			l.Cost, l.N, ns(l.Profile.Median()), l.Method, ns(l.Traced), ns(l.Clock), l.Factor)
 		return nil
 	}
 	// fromClock makes cost name from the untraced probe's own clock
 	// samples less one reading: the probe's interval is the cost. The
 	// trace's samples of the same interval are only reported, as a
 	// check: their timestamps are too coarse for costs of tens of ns.
-	fromClock := func(name string, traced []float64, u samples, class string) error {
+	fromClock := func(k runtime.CostKind, traced []float64, u samples, class string) error {
 		if len(traced) == 0 {
-			return fmt.Errorf("%s: the trace shows none of the intervals the probe makes", name)
+			return fmt.Errorf("%s: the trace shows none of the intervals the probe makes", k)
 		}
 		cs := shift(u[class], clock)
-		l := Line{Name: name, Method: "clock", Traced: int64(median(traced)), Factor: 1}
+		l := Line{Cost: k, Method: "clock", Traced: int64(median(traced)), Factor: 1}
 		if len(cs) > 0 {
 			l.Clock = int64(median(cs))
 		}
@@ -162,8 +164,8 @@ func Run(opts Options) (*Profile, *Report, error) {
 	}
 	// fromTrace makes cost name from the trace's samples, scaled by the
 	// level factor of class.
-	fromTrace := func(name string, traced []float64, factor float64, u samples, class string) error {
-		l := Line{Name: name, Method: "trace", Factor: factor}
+	fromTrace := func(k runtime.CostKind, traced []float64, factor float64, u samples, class string) error {
+		l := Line{Cost: k, Method: "trace", Factor: factor}
 		if len(traced) > 0 {
 			l.Traced = int64(median(traced))
 		}
@@ -178,7 +180,7 @@ func Run(opts Options) (*Profile, *Report, error) {
 	twin := func(name string, procs int, f func(ctx context.Context, rounds int) samples) (*realtrace.Trace, samples, samples, error) {
 		n := rounds(name, opts.Runs)
 		progress("%s: %d rounds, GOMAXPROCS %d, traced then untraced", name, n, procs)
-		runtime.GOMAXPROCS(procs)
+		goruntime.GOMAXPROCS(procs)
 		var buf bytes.Buffer
 		if err := trace.Start(&buf); err != nil {
 			return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
@@ -206,7 +208,7 @@ func Run(opts Options) (*Profile, *Report, error) {
 		notes = append(notes, fmt.Sprintf("%s x%.2f", class, f))
 		return f
 	}
-	procs := max(runtime.GOMAXPROCS(0), 2)
+	procs := max(goruntime.GOMAXPROCS(0), 2)
 	var passes []float64
 
 	// newproc
@@ -215,7 +217,7 @@ func Run(opts Options) (*Profile, *Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := fromClock("newproc", shift(spawnGaps(tr), clock), u, "spawn"); err != nil {
+	if err := fromClock(runtime.CostNewproc, shift(spawnGaps(tr), clock), u, "spawn"); err != nil {
 		return nil, nil, err
 	}
 	passes = append(passes, stealPasses(tr)...)
@@ -225,14 +227,14 @@ func Run(opts Options) (*Profile, *Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := fromClock("switch", switchGaps(tr, "switch", realtrace.Waiting, ""), u, "switch"); err != nil {
+	if err := fromClock(runtime.CostSwitch, switchGaps(tr, "switch", realtrace.Waiting, ""), u, "switch"); err != nil {
 		return nil, nil, err
 	}
 	tr, _, u, err = twin("gosched", 1, probeGosched)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := fromClock("gosched", switchGaps(tr, "gosched", realtrace.Runnable, "runtime.Gosched"), u, "gosched"); err != nil {
+	if err := fromClock(runtime.CostGosched, switchGaps(tr, "gosched", realtrace.Runnable, "runtime.Gosched"), u, "gosched"); err != nil {
 		return nil, nil, err
 	}
 
@@ -255,7 +257,7 @@ func Run(opts Options) (*Profile, *Report, error) {
 		}
 		rep.Within100us = float64(within) / float64(n)
 	}
-	if err := fromTrace("wakeup", w.wakeup["wake"], level(t, u, "wake", 0), u, "wake"); err != nil {
+	if err := fromTrace(runtime.CostWakeup, w.wakeup["wake"], level(t, u, "wake", 0), u, "wake"); err != nil {
 		return nil, nil, err
 	}
 	passes = append(passes, stealPasses(tr)...)
@@ -269,8 +271,8 @@ func Run(opts Options) (*Profile, *Report, error) {
 		rep.WakeSkipped[why] += n
 	}
 	fn := level(t, u, "wake_new", 0)
-	extra := shift(wn.wakeup["wake_new"], float64(c.Wakeup.Median())/fn)
-	if err := fromTrace("newm", extra, fn, u, "wake_new"); err != nil {
+	extra := shift(wn.wakeup["wake_new"], float64(p.Dists[runtime.CostWakeup].Median())/fn)
+	if err := fromTrace(runtime.CostNewm, extra, fn, u, "wake_new"); err != nil {
 		return nil, nil, err
 	}
 	passes = append(passes, stealPasses(tr)...)
@@ -290,10 +292,10 @@ func Run(opts Options) (*Profile, *Report, error) {
 		share = max(me, 0) / (max(me, 0) + mx)
 	}
 	overhead := u["syscall"]
-	if err := add(Line{Name: "syscall_enter", Method: "clock", Traced: int64(median(enter)), Clock: int64(median(overhead)), Factor: share}, scale(overhead, share)); err != nil {
+	if err := add(Line{Cost: runtime.CostSyscallEnter, Method: "clock", Traced: int64(median(enter)), Clock: int64(median(overhead)), Factor: share}, scale(overhead, share)); err != nil {
 		return nil, nil, err
 	}
-	if err := add(Line{Name: "syscall_exit", Method: "clock", Traced: int64(median(exit)), Clock: int64(median(overhead)), Factor: 1 - share}, scale(overhead, 1-share)); err != nil {
+	if err := add(Line{Cost: runtime.CostSyscallExit, Method: "clock", Traced: int64(median(exit)), Clock: int64(median(overhead)), Factor: 1 - share}, scale(overhead, 1-share)); err != nil {
 		return nil, nil, err
 	}
 	notes = append(notes, fmt.Sprintf("syscall split %.0f%%/%.0f%% as traced", 100*share, 100*(1-share)))
@@ -308,15 +310,15 @@ func Run(opts Options) (*Profile, *Report, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := fromTrace("timer_late", lates["timer_long"], level(t, u, "timer_long", 0), u, "timer_long"); err != nil {
+	if err := fromTrace(runtime.CostTimerLate, lates["timer_long"], level(t, u, "timer_long", 0), u, "timer_long"); err != nil {
 		return nil, nil, err
 	}
-	if err := fromTrace("timer_late_short", lates["timer_short"], level(t, u, "timer_short", 0), u, "timer_short"); err != nil {
+	if err := fromTrace(runtime.CostTimerLateShort, lates["timer_short"], level(t, u, "timer_short", 0), u, "timer_short"); err != nil {
 		return nil, nil, err
 	}
 	passes = append(passes, stealPasses(tr)...)
 
-	if err := fromTrace("steal_pass", passes, 1, nil, ""); err != nil {
+	if err := fromTrace(runtime.CostStealPass, passes, 1, nil, ""); err != nil {
 		return nil, nil, err
 	}
 
@@ -329,26 +331,10 @@ func Run(opts Options) (*Profile, *Report, error) {
 		return nil, nil, err
 	}
 	rep.StarSteps = per
-	if err := add(Line{Name: "step", Method: "clock", Factor: 1}, steps); err != nil {
+	if err := add(Line{Cost: runtime.CostStep, Method: "clock", Factor: 1}, steps); err != nil {
 		return nil, nil, err
 	}
-	// The contract counts whole ns and a step is a fraction of one:
-	// rounded up, so that code takes time (docs/runtime.md).
-	for i, q := range stepQuantiles(steps) {
-		c.Step.Quantiles[i] = q
-	}
-	rep.Lines[len(rep.Lines)-1].Profile = c.Step
-
-	// The lines in the order of the profile.
-	order := map[string]int{}
-	for i, nc := range c.named() {
-		order[nc.name] = i
-	}
-	lines := make([]Line, len(rep.Lines))
-	for _, l := range rep.Lines {
-		lines[order[l.Name]] = l
-	}
-	rep.Lines = lines
+	slices.SortFunc(rep.Lines, func(a, b Line) int { return int(a.Cost) - int(b.Cost) })
 
 	p.Notes = "newproc, switch, gosched, syscall_enter/exit: the untraced probes' own clock; wakeup, newm, timer_late(_short): " +
 		"the trace's events, scaled to untraced by the ratio of the probes' clock medians (" + strings.Join(notes, ", ") + "); " +

@@ -5,76 +5,68 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedlab/schedlab/runtime"
 )
 
-func testProfile() *Profile {
-	p := &Profile{Format: Format, Name: "t", Machine: "m", Go: "go1.26 linux/amd64", Command: "schedlab calibrate", Recorded: "2026-12-03", Load: "0.1 0.2 0.3", Notes: "n"}
-	for i, c := range p.Costs.named() {
-		q := make([]float64, 50)
-		for j := range q {
-			q[j] = float64((i + 1) * j)
-		}
-		*c.d = Quantiles(q)
+func TestQuantiles(t *testing.T) {
+	var xs []float64
+	for i := 100; i >= 0; i-- {
+		xs = append(xs, float64(i*10))
 	}
-	return p
+	d := Quantiles(xs)
+	var want [runtime.NumQuantiles]int64
+	for i := range want {
+		want[i] = int64(i * 50)
+	}
+	if d.N != 101 || d.Quantiles != want {
+		t.Errorf("Quantiles(0..1000 by 10) = %+v, want n 101 and %v", d, want)
+	}
+	// Interpolated, and never below 0.
+	d = Quantiles([]float64{-5, 15})
+	if d.Quantiles[0] != 0 || d.Quantiles[10] != 5 || d.Quantiles[20] != 15 {
+		t.Errorf("Quantiles(-5, 15) = %v, want 0 at p0, 5 at p50, 15 at p100", d.Quantiles)
+	}
+	// The step's are rounded up: a fraction of a ns is 1ns.
+	d = stepQuantiles([]float64{0.2, 0.3, 0.4, 2.5})
+	if d.Quantiles[0] != 1 || d.Median() != 1 || d.Quantiles[20] != 3 {
+		t.Errorf("stepQuantiles(0.2, 0.3, 0.4, 2.5) = %v, want 1 at p0 and p50, 3 at p100", d.Quantiles)
+	}
+	if m := median([]float64{3, 1, 2, 10}); m != 2.5 {
+		t.Errorf("median = %v, want 2.5", m)
+	}
 }
 
+// A profile made of calibrate's distributions is one the engine reads back
+// unchanged, and one it refuses once broken.
 func TestProfileRoundTrip(t *testing.T) {
-	p := testProfile()
-	data, err := p.Marshal()
-	if err != nil {
-		t.Fatal(err)
+	p := &runtime.Costs{Name: "t", Machine: "m", Go: "go1.26 linux/amd64", Command: "schedlab calibrate", Recorded: "2026-12-03", Load: "0.1 0.2 0.3", Notes: "n"}
+	for _, k := range runtime.CostKinds() {
+		q := make([]float64, 50)
+		for j := range q {
+			q[j] = float64((int(k) + 1) * j)
+		}
+		p.Dists[k] = Quantiles(q)
 	}
-	q, err := Parse(data)
+	data := p.JSON()
+	q, err := runtime.ParseCosts("p.json", data)
 	if err != nil {
-		t.Fatalf("Parse(Marshal(p)): %v\n%s", err, data)
+		t.Fatalf("ParseCosts(JSON): %v\n%s", err, data)
 	}
 	if diff := cmp.Diff(p, q); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
-	// One cost a line, in the contract's order.
-	lines := strings.Split(string(data), "\n")
-	var names []string
-	for _, l := range lines {
-		if strings.Contains(l, `"quantiles"`) {
-			names = append(names, strings.Trim(strings.Fields(l)[0], `":`))
-		}
-	}
-	want := []string{"step", "newproc", "switch", "gosched", "wakeup", "newm", "syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass"}
-	if !cmp.Equal(names, want) {
-		t.Errorf("costs in the file: %v, want %v", names, want)
-	}
-}
-
-func TestParseErrors(t *testing.T) {
-	good, err := testProfile().Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct{ name, from, to, want string }{
-		{"format", `"schedlab-costs/1"`, `"schedlab-costs/2"`, `format "schedlab-costs/2", want "schedlab-costs/1"`},
-		{"unknown field", `"name"`, `"nom"`, `unknown field "nom"`},
-		{"missing cost", `"steal_pass":`, `"steal_passes":`, `unknown field "steal_passes"`},
-		{"20 quantiles", `"quantiles": [0, `, `"quantiles": [`, "step: 20 quantiles, want 21"},
-		{"decreasing", `"quantiles": [0, 2, 5, `, `"quantiles": [0, 5, 2, `, "quantiles decrease at 2"},
-		{"negative", `"quantiles": [0, `, `"quantiles": [-1, `, "quantile 0 is -1"},
-		{"no samples", `"n": 50`, `"n": 0`, "n = 0, want at least 1 sample"},
-		{"not json", `{`, `[`, "costs profile: invalid character"},
-		{"trailing", "}\n}\n", "}\n}\n{}", "data after the profile"},
+	for _, c := range []struct{ from, to, want string }{
+		{`"quantiles": [0, 2, 5, `, `"quantiles": [0, 5, 2, `, "p.json: costs.step: p10 (2) is less than p5 (5); quantiles cannot decrease"},
+		{`"steal_pass":`, `"steal_passes":`, "p.json: costs.steal_passes: no such cost"},
+		{`"schedlab-costs/1"`, `"schedlab-costs/2"`, `p.json: format "schedlab-costs/2", want "schedlab-costs/1"`},
 	} {
-		bad := strings.Replace(string(good), c.from, c.to, 1)
-		if bad == string(good) {
-			t.Fatalf("%s: %q not in the profile", c.name, c.from)
+		bad := strings.Replace(string(data), c.from, c.to, 1)
+		if bad == string(data) {
+			t.Fatalf("%q not in the profile:\n%s", c.from, data)
 		}
-		_, err := Parse([]byte(bad))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: Parse = %v, want an error with %q", c.name, err, c.want)
+		if _, err := runtime.ParseCosts("p.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParseCosts with %s = %v, want an error with %q", c.to, err, c.want)
 		}
-	}
-	// A profile missing a cost altogether.
-	p := testProfile()
-	p.Costs.Newm = Dist{}
-	if _, err := p.Marshal(); err == nil || !strings.Contains(err.Error(), "newm: 0 quantiles") {
-		t.Errorf("Marshal without newm = %v, want a newm error", err)
 	}
 }
