@@ -2,7 +2,6 @@ package lang
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
@@ -146,30 +145,15 @@ func (r *run) runMain(mod *module) *Result {
 		stderr = io.Discard
 	}
 
-	cfg := runtime.Config{
-		Procs:         opts.Procs,
-		Seed:          opts.Seed,
-		NoPreempt:     !opts.Preempt,
-		Tracer:        opts.Tracer,
-		MaxGoroutines: opts.MaxGoroutines,
-		MaxTime:       opts.MaxTime,
-		Perturb:       opts.Perturb,
-	}
-	m := runtime.NewMachine(cfg)
-	r.m = m
-	defer m.Close()
-	if opts.OnStart != nil {
-		opts.OnStart(m)
-	}
-
-	main := r.newGoroutine("main", nil)
 	r.mainPath = mod.path
 	mod.state = moduleLoading
-	main.bind(m.Start(main.main(func() error {
+	r.start(opts.Tracer, func(main *goroutine) error {
 		g, err := mod.prog.Init(main.thread, r.predeclared)
 		mod.globals, mod.err, mod.state = g, err, moduleLoaded
 		return err
-	})))
+	})
+	m := r.m
+	defer m.Close()
 	if opts.Timeout > 0 {
 		t := time.AfterFunc(opts.Timeout, r.timeout)
 		defer t.Stop()
@@ -197,16 +181,11 @@ func (r *run) runMain(mod *module) *Result {
 
 // runMachine runs m to its end. A broken invariant of the engine found on
 // the scheduler's side (a throw outside any goroutine) is returned as an
-// internal error rather than crashing the host.
-func runMachine(m *runtime.Machine) (res *runtime.Result, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			if ie, ok := v.(*runtime.InternalError); ok {
-				err = ie
-				return
-			}
-			err = &runtime.InternalError{Msg: fmt.Sprint(v)}
-		}
-	}()
-	return m.Run(), nil
+// internal error rather than crashing the host (catchInternal).
+func runMachine(m *runtime.Machine) (*runtime.Result, error) {
+	var res *runtime.Result
+	if ie := catchInternal(func() { res = m.Run() }); ie != nil {
+		return nil, ie
+	}
+	return res, nil
 }

@@ -30,6 +30,17 @@
 // G's Dispatches and its P's Schedtick, which is also how sysmon's retake
 // tells a new time slice. The run is no Tracer, so with tracing off the
 // engine builds no events at all.
+//
+// A run is built in one place, whoever drives it. RunFile and Program.Run
+// (runMain) and every world of a REPL Session (newWorld) make the run's
+// state with newRun and then call start, which makes the Machine from the
+// run's Options (machineConfig) and G1; every goroutine's thread, G1's
+// and the spawned ones', and G1's fresh thread for each REPL statement,
+// comes from newThread. Both drivers catch a broken invariant of the
+// engine with catchInternal. So a change to how a run is configured, to
+// the threads' hooks or to what a Starlark step costs is made here once,
+// for both; session.go keeps only what a session adds to a run: items,
+// undo, stepping and replay.
 
 package lang
 
@@ -121,6 +132,80 @@ func newRun(opts Options) *run {
 	return r
 }
 
+// machineConfig returns the configuration of the run's Machine: the
+// engine's side of the run's Options, with tracer receiving its events.
+// It is the one place where Options become a runtime.Config.
+func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
+	opts := r.opts
+	return runtime.Config{
+		Procs:         opts.Procs,
+		Seed:          opts.Seed,
+		NoPreempt:     !opts.Preempt,
+		Tracer:        tracer,
+		MaxGoroutines: opts.MaxGoroutines,
+		MaxTime:       opts.MaxTime,
+		Perturb:       opts.Perturb,
+	}
+}
+
+// start sets up the run on a new Machine: it makes the Machine with
+// machineConfig and tracer, hands it to Options.OnStart, and starts G1,
+// the goroutine it returns (bound to its G at once, so that views of the
+// first events find it), whose function is body run on G1's thread.
+// Nothing has run yet when it returns; the caller drives the Machine
+// (runMain to its end with Machine.Run, a Session's world Step by Step)
+// and closes it. It is the single construction of a run's Machine and
+// main goroutine, shared by RunFile, Program.Run and the REPL's Session:
+// what every run needs from its thread and machine goes here, or in
+// machineConfig and newThread, never into one of the callers.
+func (r *run) start(tracer runtime.Tracer, body func(main *goroutine) error) *goroutine {
+	r.m = runtime.NewMachine(r.machineConfig(tracer))
+	if r.opts.OnStart != nil {
+		r.opts.OnStart(r.m)
+	}
+	main := r.newGoroutine("main", nil)
+	main.bind(r.m.Start(main.main(func() error { return body(main) })))
+	return main
+}
+
+// newThread returns a new Starlark thread for a goroutine of the run,
+// with the run's hooks, after Options.OnThread has seen it. The hooks are
+// the run's own, shared by all its threads: they find their goroutine as
+// the G the run's Machine runs now, so that a thread costs no closures.
+// Every thread of a run is made here: each goroutine's (newGoroutine) and
+// the fresh one a REPL statement runs on (world.renewThread).
+func (r *run) newThread(name string) *starlark.Thread {
+	th := &starlark.Thread{
+		Name:       name,
+		Load:       r.loadFn,
+		Print:      r.printFn,
+		OnMaxSteps: r.onMaxStepsFn,
+	}
+	if r.opts.OnThread != nil {
+		r.opts.OnThread(th)
+	}
+	return th
+}
+
+// catchInternal runs f, which drives the run's Machine, and returns the
+// broken invariant of the engine that f panicked with (a throw on the
+// scheduler's side, outside any goroutine), or nil. It lets a run end
+// with an internal error in schedlab's words rather than crash the host
+// with a Go stack trace; runMachine and the Session's driver both drive
+// under it.
+func catchInternal(f func()) (ie *runtime.InternalError) {
+	defer func() {
+		if v := recover(); v != nil {
+			var ok bool
+			if ie, ok = v.(*runtime.InternalError); !ok {
+				ie = &runtime.InternalError{Msg: fmt.Sprint(v)}
+			}
+		}
+	}()
+	f()
+	return nil
+}
+
 // A pslice counts the steps run on one P in its current time slice: the
 // slice that began when the P's schedtick became tick.
 type pslice struct {
@@ -196,22 +281,13 @@ type goroutine struct {
 	slot       int                 // its index in run.alive, -1 once forgotten
 }
 
-// newGoroutine makes the goroutine and thread that will run fn. The
-// thread's hooks are the run's own, shared by all its threads (they find
-// their goroutine as the G the run's Machine runs now), so that a spawn
-// allocates no closures for them.
+// newGoroutine makes the goroutine that will run fn, and its thread
+// (newThread).
 func (r *run) newGoroutine(name string, fn starlark.Callable) *goroutine {
 	gr := &goroutine{run: r, name: name, fn: fn}
 	gr.taskv.gr = gr
 	gr.task = &gr.taskv
-	th := &starlark.Thread{
-		Load:       r.loadFn,
-		Print:      r.printFn,
-		OnMaxSteps: r.onMaxStepsFn,
-	}
-	if r.opts.OnThread != nil {
-		r.opts.OnThread(th)
-	}
+	th := r.newThread("")
 	gr.thread = th
 	r.mu.Lock()
 	gr.slot = len(r.alive)

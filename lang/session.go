@@ -63,7 +63,8 @@ type SessionOptions struct {
 	// Stderr (reports: deadlocks, other goroutines' panics, undone
 	// statements), MaxGoroutines, SliceSteps, WedgeSteps, Predeclared and
 	// OnThread mean what they mean for RunFile. Tracer, PrintsInTrace,
-	// Timeout, MaxTime, MaxSteps, Perturb and OnStart are not used.
+	// Timeout, MaxTime, MaxSteps, MaxMemory, OnMemoryOverrun, Perturb and
+	// OnStart are not used (runOptions drops them).
 	Options
 
 	// Root is the directory tree load() is confined to, and the directory
@@ -462,13 +463,23 @@ const (
 	logCancel                // G1's thread was cancelled by an interrupt
 )
 
-// newWorld builds a world and runs G1 until it first waits for input. A
-// quiet world discards its output until loud is called.
+// runOptions returns the Options of the run of a world with the given
+// seed: the session's, less what a session does not use (SessionOptions).
+func (o *SessionOptions) runOptions(seed uint64) Options {
+	opts := o.Options
+	opts.Seed = seed
+	opts.Tracer, opts.PrintsInTrace = nil, false // the world is the tracer; prints go to Stdout
+	opts.Timeout, opts.MaxTime, opts.MaxSteps = 0, 0, 0
+	opts.MaxMemory, opts.OnMemoryOverrun = 0, nil // the REPL watches the memory itself
+	opts.Perturb, opts.OnStart = runtime.Perturb{}, nil
+	return opts
+}
+
+// newWorld builds a world on a run made as every run is (run.start) and
+// runs G1 until it first waits for input. A quiet world discards its
+// output until loud is called.
 func (s *Session) newWorld(quiet bool) *world {
-	opts := s.opts.Options
-	opts.Seed = s.seed
-	r := newRun(opts)
-	r.opts.Tracer = nil // prints go to Stdout, never to the tracer as events
+	r := newRun(s.opts.runOptions(s.seed))
 	r.root = s.root
 	w := &world{
 		s:       s,
@@ -479,25 +490,21 @@ func (s *Session) newWorld(quiet bool) *world {
 		done:    make(chan struct{}),
 		pausedc: make(chan struct{}),
 		resumec: make(chan goal),
+		cur:     &item{},
 	}
+	// What a session adds to the run: output off until loud, goroutines
+	// that survive their panics, and statements that load modules
+	// compiled on demand (only a file's top level loads, and in a
+	// session every top level runs on G1).
 	r.stdout = io.Discard
-	r.wrapGoroutine = w.survive // a goroutine that fails does not end the world
+	r.wrapGoroutine = w.survive
+	r.loadFn = w.load
 	w.globals = make(starlark.StringDict, len(r.predeclared))
 	for k, v := range r.predeclared {
 		w.globals[k] = v
 	}
-	w.m = runtime.NewMachine(runtime.Config{
-		Procs:         opts.Procs,
-		Seed:          opts.Seed,
-		NoPreempt:     !opts.Preempt,
-		Tracer:        w,
-		MaxGoroutines: opts.MaxGoroutines,
-	})
-	r.m = w.m
-	w.main = r.newGoroutine("main", nil)
-	w.main.thread.Load = w.load
-	w.cur = &item{}
-	w.m.Start(w.main.main(w.mainLoop))
+	w.main = r.start(w, w.mainLoop)
+	w.m = r.m
 	go w.driver()
 	w.call(func() { w.goal = goal{kind: goalMain}; w.stop = w.drive(); w.goal = goal{} })
 	if w.stop != stopReached {
@@ -555,20 +562,13 @@ func (w *world) driver() {
 
 // do runs f. A broken invariant of the engine found on the scheduler's
 // side (a throw outside any goroutine) ends the world as an internal
-// error rather than crashing the host, as runMachine does for a run.
+// error rather than crashing the host, as it ends a run (catchInternal).
 func (w *world) do(f func()) {
-	defer func() {
-		if v := recover(); v != nil {
-			ie, ok := v.(*runtime.InternalError)
-			if !ok {
-				ie = &runtime.InternalError{Msg: fmt.Sprint(v)}
-			}
-			w.internal = ie
-			w.stop = stopEnded
-			w.goal = goal{}
-		}
-	}()
-	f()
+	if ie := catchInternal(f); ie != nil {
+		w.internal = ie
+		w.stop = stopEnded
+		w.goal = goal{}
+	}
 }
 
 // call runs f on the driver and waits until it returns or pauses at an
@@ -687,8 +687,7 @@ func (w *world) replay(log []logEntry) {
 
 // mainLoop is G1's function: wait for an item, run it, and again. It
 // never returns; Close stops it.
-func (w *world) mainLoop() error {
-	gr := w.main
+func (w *world) mainLoop(gr *goroutine) error {
 	for {
 		w.cur.done = true
 		gr.account()
@@ -734,21 +733,12 @@ func (w *world) runItem(gr *goroutine, it *item) {
 	it.err = starlark.ExecREPLChunk(f, gr.thread, w.globals)
 }
 
-// renewThread gives G1 a new Starlark thread for the next statement, made
-// as newGoroutine makes one.
+// renewThread gives G1 a new Starlark thread for the next statement
+// (run.newThread), since a cancelled thread stays cancelled.
 func (w *world) renewThread(gr *goroutine) {
 	r := gr.run
 	gr.account()
-	old := gr.thread
-	th := &starlark.Thread{
-		Name:       old.Name,
-		Load:       w.load,
-		Print:      r.printFn,
-		OnMaxSteps: r.onMaxStepsFn,
-	}
-	if r.opts.OnThread != nil {
-		r.opts.OnThread(th)
-	}
+	th := r.newThread(gr.thread.Name)
 	r.mu.Lock()
 	gr.thread = th // the timeout reads it
 	r.mu.Unlock()
