@@ -119,15 +119,19 @@ func goldenPath(path, rel, goldenDir string) string {
 	return filepath.Join(goldenDir, strings.TrimSuffix(rel, ScriptExt)+GoldenExt)
 }
 
-// Output runs the script as `schedlab run --trace script` does and returns
-// its golden text (see the package comment).
-func Output(script string) []byte {
+// Output runs the script as `schedlab run --trace script` does, in a
+// process shared with other work, and returns its golden text (see the
+// package comment).
+func Output(script string) []byte { return output(cli.Host{}, script) }
+
+// output is Output in host h.
+func output(h cli.Host, script string) []byte {
 	abs, err := filepath.Abs(script)
 	if err != nil {
 		abs = script
 	}
 	var stdout, stderr bytes.Buffer
-	code := cli.Run([]string{"--trace", abs}, &stdout, &stderr)
+	code := h.Run([]string{"--trace", abs}, &stdout, &stderr)
 	dir := []byte(filepath.Dir(abs) + string(filepath.Separator))
 	return Format(
 		bytes.ReplaceAll(stdout.Bytes(), dir, nil),
@@ -180,7 +184,10 @@ type Result struct {
 // Check runs the case's script and compares its golden text with the golden
 // file. With update, a golden file that differs or does not exist is
 // written; one that matches is left alone.
-func (c Case) Check(update bool) Result {
+func (c Case) Check(update bool) Result { return c.check(cli.Host{}, update) }
+
+// check is Check with the script run in host h.
+func (c Case) check(h cli.Host, update bool) Result {
 	want, err := os.ReadFile(c.Golden)
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
@@ -189,7 +196,7 @@ func (c Case) Check(update bool) Result {
 	if missing && !update {
 		return Result{Status: NoGolden}
 	}
-	got := Output(c.Script)
+	got := output(h, c.Script)
 	if !missing && bytes.Equal(got, want) {
 		return Result{Status: Pass}
 	}
@@ -225,6 +232,7 @@ type Options struct {
 	Verbose   bool      // report every script, not only failures and updates
 	Color     bool      // colour the diffs and the verdicts
 	Out       io.Writer // where the report goes
+	Host      cli.Host  // what the scripts' runs may do to the process (the schedlab command's own)
 }
 
 // A Summary counts the outcomes of Run.
@@ -244,7 +252,7 @@ func Run(paths []string, opts Options) (Summary, error) {
 	p := newPainter(opts.Color)
 	var sum Summary
 	for _, c := range cases {
-		r := c.Check(opts.Update)
+		r := c.check(opts.Host, opts.Update)
 		switch r.Status {
 		case Pass:
 			sum.Passed++

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/internal/suggest"
 	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/runtime"
@@ -312,7 +313,7 @@ func cmdTrace(r *repl, args []string) bool {
 			return false
 		}
 	}
-	fmt.Fprintf(r.out, "trace %s\n", onOff(r.tracing))
+	fmt.Fprintf(r.out, "trace %s\n", cli.OnOff(r.tracing))
 	return false
 }
 
@@ -363,7 +364,7 @@ func cmdReset(r *repl, _ []string) bool {
 // command line's other settings, and runs the script again.
 func (r *repl) restart(seed uint64) {
 	r.session().Close()
-	fmt.Fprintf(r.out, "new world: %d P, seed %d\n", r.opts.Procs, seed)
+	fmt.Fprintf(r.out, "new world: %d P, seed %d\n", r.opts.Run.Procs, seed)
 	r.newSession(seed)
 }
 

@@ -13,6 +13,11 @@
 // terminal (Options.Interactive false) the loop reads plain lines and
 // prints the same output without prompts or colour, so a session can be
 // scripted and golden-tested.
+//
+// Start from Run and its Options. The files: repl.go, the loop and the
+// statements; commands.go, the :commands (:step, :runq, :ps, ...);
+// input.go, reading lines with readline or plainly; complete.go, tab
+// completion; color.go, the colours of states and events.
 package repl
 
 import (
@@ -32,6 +37,7 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
+	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/runtime"
 	"github.com/schedlab/schedlab/trace"
@@ -39,10 +45,20 @@ import (
 
 // Options configure a REPL.
 type Options struct {
-	Procs   int    // GOMAXPROCS at start (--procs)
-	Seed    uint64 // the world's PRNG (--seed)
-	Preempt bool   // sysmon preemption (--preempt=on)
-	Script  string // a script to run first, keeping its globals; "" for none
+	// Run holds the options of the world's run, as the command's
+	// settings make them (cli.Settings.Options): Procs (GOMAXPROCS at
+	// start), Seed (of the first world; :seed and :reset start others),
+	// Preempt, and the memory limit. MaxMemory bounds the memory the
+	// process holds (the Go heap and goroutine stacks), in bytes; zero
+	// means no limit. A statement, :step or :run that takes it above the
+	// limit is interrupted as Ctrl-C interrupts it, and the world stays.
+	// If one call goes on allocating to half as much again,
+	// OnMemoryOverrun is called if not nil (the command ends its process
+	// there). See lang.WatchMemory. The other options a session does not
+	// use (lang.SessionOptions); the REPL's Stdout and Stderr are below.
+	Run lang.Options
+
+	Script string // a script to run first, keeping its globals; "" for none
 
 	Stdin  io.Reader // lines, when not Interactive
 	Stdout io.Writer // prints, values, views, events
@@ -60,15 +76,6 @@ type Options struct {
 
 	Color       bool   // colour states and events (a terminal without NO_COLOR)
 	HistoryFile string // where Interactive keeps its history; "" for none
-
-	// MaxMemory bounds the memory the process holds (the Go heap and
-	// goroutine stacks), in bytes; zero means no limit. A statement, :step
-	// or :run that takes it above the limit is interrupted as Ctrl-C
-	// interrupts it, and the world stays. If one call goes on allocating
-	// to half as much again, OnMemoryOverrun is called (the command ends
-	// its process there). See lang.WatchMemory.
-	MaxMemory       uint64
-	OnMemoryOverrun func()
 }
 
 // Run runs a REPL until :quit or the end of input (Ctrl-D) and returns the
@@ -95,7 +102,7 @@ func Run(opts Options) (code int) {
 	r := &repl{opts: opts, out: opts.Stdout, errw: opts.Stderr, pal: newPalette(opts.Color)}
 	if opts.Interactive {
 		fmt.Fprintf(r.out, "schedlab repl: %d %s, seed %d, preemption %s. :help lists the commands, Ctrl-D leaves.\n",
-			opts.Procs, plural(opts.Procs, "P"), opts.Seed, onOff(opts.Preempt))
+			opts.Run.Procs, plural(opts.Run.Procs, "P"), opts.Run.Seed, cli.OnOff(opts.Run.Preempt))
 		sig := make(chan os.Signal, 1)
 		signal.Notify(sig, os.Interrupt)
 		defer func() { signal.Stop(sig); close(sig) }()
@@ -108,17 +115,22 @@ func Run(opts Options) (code int) {
 			}
 		}()
 	}
-	r.newSession(opts.Seed)
+	r.newSession(opts.Run.Seed)
 	defer func() { r.session().Close() }()
-	if opts.MaxMemory > 0 {
+	if limit := opts.Run.MaxMemory; limit > 0 {
+		var overrun func()
+		if f := opts.Run.OnMemoryOverrun; f != nil {
+			le := &runtime.LimitError{What: "memory", Msg: lang.MemoryLimitMessage(limit)}
+			overrun = func() { f(le) }
+		}
 		done := make(chan struct{})
 		defer close(done)
-		go lang.WatchMemory(opts.MaxMemory, 10*time.Millisecond, func() {
+		go lang.WatchMemory(limit, 10*time.Millisecond, func() {
 			r.memhit.Store(true)
 			if s := r.session(); s != nil {
 				s.Interrupt()
 			}
-		}, opts.OnMemoryOverrun, done)
+		}, overrun, done)
 	}
 	if opts.Interactive {
 		in, err := newTermReader(r)
@@ -162,7 +174,7 @@ func (r *repl) begin() {
 // the process reached --max-memory.
 func (r *repl) memoryNote() {
 	if r.memhit.Swap(false) {
-		fmt.Fprintf(r.errw, "schedlab: %s: interrupted; what the globals hold stays (assign None to free it, or :reset)\n", lang.MemoryLimitMessage(r.opts.MaxMemory))
+		fmt.Fprintf(r.errw, "schedlab: %s: interrupted; what the globals hold stays (assign None to free it, or :reset)\n", lang.MemoryLimitMessage(r.opts.Run.MaxMemory))
 	}
 }
 
@@ -183,17 +195,10 @@ func (r *repl) newSession(seed uint64) {
 	if r.opts.Script != "" {
 		root = filepath.Dir(r.opts.Script)
 	}
-	s := lang.NewSession(lang.SessionOptions{
-		Options: lang.Options{
-			Procs:   r.opts.Procs,
-			Seed:    seed,
-			Preempt: r.opts.Preempt,
-			Stdout:  r.out,
-			Stderr:  r.errw,
-		},
-		Root:    root,
-		OnEvent: r.event,
-	})
+	opts := r.opts.Run
+	opts.Seed = seed
+	opts.Stdout, opts.Stderr = r.out, r.errw
+	s := lang.NewSession(lang.SessionOptions{Options: opts, Root: root, OnEvent: r.event})
 	r.sess.Store(s)
 	if r.opts.Script != "" {
 		r.loadFile(r.opts.Script)
@@ -333,10 +338,3 @@ var replFileOptions = func() *syntax.FileOptions {
 	opts.LoadBindsGlobally = true
 	return opts
 }()
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
-}

@@ -33,7 +33,7 @@ func session(t *testing.T, in string, opts Options) string {
 // line, "# repl: procs=2 seed=1 preempt=off script=x.star"; the defaults
 // are those of the command.
 func goldenOptions(t *testing.T, src string) Options {
-	opts := Options{Procs: 1, Seed: 1, Preempt: true}
+	opts := Options{Run: lang.Options{Procs: 1, Seed: 1, Preempt: true}}
 	first, _, _ := strings.Cut(src, "\n")
 	settings, ok := strings.CutPrefix(first, "# repl:")
 	if !ok {
@@ -44,11 +44,11 @@ func goldenOptions(t *testing.T, src string) Options {
 		var err error
 		switch k {
 		case "procs":
-			opts.Procs, err = strconv.Atoi(v)
+			opts.Run.Procs, err = strconv.Atoi(v)
 		case "seed":
-			opts.Seed, err = strconv.ParseUint(v, 10, 64)
+			opts.Run.Seed, err = strconv.ParseUint(v, 10, 64)
 		case "preempt":
-			opts.Preempt = v == "on"
+			opts.Run.Preempt = v == "on"
 		case "script":
 			opts.Script = filepath.Join("testdata", v)
 		default:
@@ -207,12 +207,12 @@ func TestHistoryFile(t *testing.T) {
 
 func TestColorOff(t *testing.T) {
 	// Without a terminal nothing is coloured, whatever is printed.
-	out := session(t, ":trace on\nspawn(lambda: work(1))\n:ps\n:runq\n:run\n", Options{Procs: 2, Seed: 1, Preempt: true, Color: false})
+	out := session(t, ":trace on\nspawn(lambda: work(1))\n:ps\n:runq\n:run\n", Options{Run: lang.Options{Procs: 2, Seed: 1, Preempt: true}, Color: false})
 	if strings.Contains(out, "\x1b[") {
 		t.Errorf("escape sequences in plain output:\n%q", out)
 	}
 	// With colour, states and events are.
-	out = session(t, ":trace on\nspawn(lambda: work(1))\n:ps\n", Options{Procs: 2, Seed: 1, Preempt: true, Color: true})
+	out = session(t, ":trace on\nspawn(lambda: work(1))\n:ps\n", Options{Run: lang.Options{Procs: 2, Seed: 1, Preempt: true}, Color: true})
 	for _, want := range []string{"\x1b[32mGoStart\x1b[0m", "[\x1b[33mrunnable\x1b[0m]:", "[\x1b[34mrepl input\x1b[0m]:"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("coloured output lacks %q:\n%q", want, out)
@@ -227,7 +227,7 @@ func TestMaxMemoryInterruptsStatement(t *testing.T) {
 	in := "y = 7\n" +
 		"x = []\nfor i in range(100000000):\n    x.append([i, i, i, i, i, i, i, i])\n\n" +
 		"print(len(x) > 0, y)\nx = None\nprint('still here')\n"
-	out := session(t, in, Options{Procs: 1, Seed: 1, Preempt: true, MaxMemory: 64 << 20})
+	out := session(t, in, Options{Run: lang.Options{Procs: 1, Seed: 1, Preempt: true, MaxMemory: 64 << 20}})
 	for _, want := range []string{
 		"schedlab: memory limit of 64MiB reached (--max-memory=64MiB): interrupted; what the globals hold stays",
 		"Error: Starlark computation cancelled: interrupted",

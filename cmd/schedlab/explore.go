@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	goruntime "runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -92,79 +93,140 @@ var exploreRunFlags = []string{"preempt", "max-steps", "max-goroutines", "max-ti
 // them only to reproduce a limit.
 var limitFlags = map[string]bool{"max-steps": true, "max-goroutines": true, "max-time": true, "timeout": true}
 
-// exploreCmd is `schedlab explore`.
+// exploreCmd is `schedlab explore`, in the steps internal/explore takes
+// too: parse the command line (parseExplore), settle the settings of every
+// run (sweepSettings), sweep the plan (sweep), then report (finishExplore).
 func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "merge" {
 		return mergeCmd(args[1:], stdout, stderr)
 	}
-	fs := flag.NewFlagSet("schedlab explore", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var (
-		runs      = fs.Int("runs", 1000, "do `N` runs in all")
-		seedStart = fs.Uint64("seed-start", 1, "seed `S` of the first run; run i has seed S+i")
-		jobs      = fs.Int("jobs", 0, "do `N` runs at once, each in an engine of its own (0: one per CPU)")
-		jsonOut   = fs.Bool("json", false, "write the report as JSON, for machines and for 'explore merge'")
-		failFast  = fs.Bool("fail-fast", false, "stop at the first failing run")
-		procs     []int
-		perturb   string
-		shard     explore.Shard
-	)
-	fs.Func("procs", "proc counts `LIST` such as 1,2,4, taken in turn (default: the script's --procs)", func(v string) (err error) {
-		procs, err = explore.ParseProcs(v, 1024)
-		return err
-	})
-	fs.Func("perturb", "what varies from seed to seed besides steal order and select: `none|timing|runnext|pct|all` (default: the script's --perturb, else timing)", func(v string) error {
-		if _, err := cli.Perturbation(v); err != nil {
-			return err
-		}
-		perturb = v
-		return nil
-	})
-	fs.Func("shard", "do part `k/n` of the sweep, k from 0 to n-1", func(v string) (err error) {
-		shard, err = explore.ParseShard(v)
-		return err
-	})
-	defaults := cli.NewSettings()
-	defaults.MaxSteps, defaults.Timeout = exploreMaxSteps, exploreTimeout
-	defaults.RegisterFlags(fs, exploreRunFlags...)
+	cmd, code := parseExplore(args, stdout, stderr)
+	if cmd == nil {
+		return code
+	}
+	ss, err := cmd.sweepSettings()
+	if err != nil {
+		fmt.Fprintf(stderr, "%v\n", err)
+		return 2
+	}
+	// The script and its modules are compiled once for every run; a
+	// script that does not load fails the same way on every seed.
+	prog, err := lang.Compile(cmd.filename, cmd.src, lang.Options{})
+	if err != nil {
+		io.WriteString(stderr, lang.FormatCompileError(err))
+		return 2
+	}
+	runner := &scriptRunner{prog: prog, base: ss.base}
+	plan := &explore.Plan{Runs: cmd.runs, SeedStart: cmd.seedStart, Procs: ss.procs, Shard: cmd.shard}
+	tally := sweep(plan, runner, explore.SweepOptions{Jobs: cmd.jobs, FailFast: cmd.failFast}, stderr)
+	report := explore.NewReport(plan, tally, cmd.filename, cmd.src, ss.perturb, ss.runFlags, ss.limits)
+	return finishExplore(report, runner, cmd.jsonOut, stdout, stderr)
+}
 
+// An exploreCommand is the command line of `schedlab explore`, parsed,
+// with the script it names.
+type exploreCommand struct {
+	fs        *flag.FlagSet // its flags, to tell which were given
+	runs      int           // --runs
+	seedStart uint64        // --seed-start
+	jobs      int           // --jobs
+	jsonOut   bool          // --json
+	failFast  bool          // --fail-fast
+	procs     []int         // --procs; nil for the script's
+	perturb   string        // --perturb; "" for the script's, else explorePerturb
+	shard     explore.Shard // --shard
+	filename  string
+	src       []byte
+}
+
+// parseExplore parses the command line of `schedlab explore` and reads
+// the script. It returns nil and the exit status when the command ends
+// here: with its help, or a bad command line.
+func parseExplore(args []string, stdout, stderr io.Writer) (*exploreCommand, int) {
+	cmd := &exploreCommand{}
+	fs := cmd.flags()
 	files, err := cli.ParseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		printExploreHelp(stdout, fs)
-		return 0
+		return nil, 0
 	}
-	if err == nil && *runs < 1 {
-		err = fmt.Errorf("--runs must be at least 1, got %d", *runs)
+	if err == nil && cmd.runs < 1 {
+		err = fmt.Errorf("--runs must be at least 1, got %d", cmd.runs)
 	}
 	if err == nil && len(files) != 1 {
 		err = fmt.Errorf("want one script, got %d", len(files))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab explore: %v\nusage: %s (see 'schedlab explore -h')\n", err, exploreSynopsis)
-		return 2
+		return nil, 2
 	}
-	filename := files[0]
-	src, err := os.ReadFile(filename)
-	if err != nil {
+	cmd.filename = files[0]
+	if cmd.src, err = os.ReadFile(cmd.filename); err != nil {
 		fmt.Fprintf(stderr, "schedlab explore: %v\n", err)
-		return 2
+		return nil, 2
 	}
+	if cmd.jobs < 1 {
+		cmd.jobs = goruntime.NumCPU()
+	}
+	return cmd, 0
+}
 
-	// The settings of every run: the script's directives, then the run
-	// flags given to explore, then explore's own limits where neither
-	// set one.
+// flags returns the flag set of `schedlab explore`, bound to cmd: its own
+// flags, then the run flags it passes on (exploreRunFlags).
+func (cmd *exploreCommand) flags() *flag.FlagSet {
+	fs := flag.NewFlagSet("schedlab explore", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.IntVar(&cmd.runs, "runs", 1000, "do `N` runs in all")
+	fs.Uint64Var(&cmd.seedStart, "seed-start", 1, "seed `S` of the first run; run i has seed S+i")
+	fs.IntVar(&cmd.jobs, "jobs", 0, "do `N` runs at once, each in an engine of its own (0: one per CPU)")
+	fs.BoolVar(&cmd.jsonOut, "json", false, "write the report as JSON, for machines and for 'explore merge'")
+	fs.BoolVar(&cmd.failFast, "fail-fast", false, "stop at the first failing run")
+	fs.Func("procs", "proc counts `LIST` such as 1,2,4, taken in turn (default: the script's --procs)", func(v string) (err error) {
+		cmd.procs, err = explore.ParseProcs(v, 1024)
+		return err
+	})
+	fs.Func("perturb", "what varies from seed to seed besides steal order and select: `none|timing|runnext|pct|all` (default: the script's --perturb, else timing)", func(v string) error {
+		if _, err := cli.Perturbation(v); err != nil {
+			return err
+		}
+		cmd.perturb = v
+		return nil
+	})
+	fs.Func("shard", "do part `k/n` of the sweep, k from 0 to n-1", func(v string) (err error) {
+		cmd.shard, err = explore.ParseShard(v)
+		return err
+	})
+	defaults := cli.NewSettings()
+	defaults.MaxSteps, defaults.Timeout = exploreMaxSteps, exploreTimeout
+	defaults.RegisterFlags(fs, exploreRunFlags...)
+	cmd.fs = fs
+	return fs
+}
+
+// sweepSettings are what every run of a sweep shares.
+type sweepSettings struct {
+	base     lang.Options // the options of every run, but its seed, procs and outputs
+	procs    []int        // the proc counts, taken in turn
+	perturb  string       // the --perturb mode
+	runFlags []string     // flags of every replay command
+	limits   []string     // flags of a replay command that reproduces a limit
+}
+
+// sweepSettings returns the settings of every run: the script's
+// directives, then the run flags given to explore, then explore's own
+// limits where neither set one.
+func (cmd *exploreCommand) sweepSettings() (*sweepSettings, error) {
 	given := map[string]bool{}
 	var passOn []string
-	fs.Visit(func(f *flag.Flag) {
+	cmd.fs.Visit(func(f *flag.Flag) {
 		given[f.Name] = true
-		if isRunFlag(f.Name) {
+		if slices.Contains(exploreRunFlags, f.Name) {
 			passOn = append(passOn, "--"+f.Name+"="+f.Value.String())
 		}
 	})
-	s, err := cli.ScriptSettings(filename, src, passOn)
+	s, err := cli.ScriptSettings(cmd.filename, cmd.src, passOn)
 	if err != nil {
-		fmt.Fprintf(stderr, "%v\n", err)
-		return 2
+		return nil, err
 	}
 	if !s.Given("max-steps") {
 		s.MaxSteps = exploreMaxSteps
@@ -174,88 +236,97 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 		s.Timeout = exploreTimeout
 		given["timeout"] = true
 	}
-	var runFlags, limits []string
+	ss := &sweepSettings{procs: cmd.procs, perturb: cmd.perturb}
 	for _, name := range exploreRunFlags {
 		if !given[name] {
 			continue // the script's directive, if any, sets it for run too
 		}
-		v := map[string]string{
-			"preempt":        onOffString(s.Preempt),
-			"max-steps":      strconv.FormatUint(s.MaxSteps, 10),
-			"max-goroutines": strconv.Itoa(s.MaxGoroutines),
-			"max-time":       durationFlag(s.MaxTime),
-			"timeout":        s.Timeout.String(),
-		}[name]
+		f := "--" + name + "=" + runFlagValue(s, name)
 		if limitFlags[name] {
-			limits = append(limits, "--"+name+"="+v)
+			ss.limits = append(ss.limits, f)
 		} else {
-			runFlags = append(runFlags, "--"+name+"="+v)
+			ss.runFlags = append(ss.runFlags, f)
 		}
 	}
-	// Explore shows the program's output, not views: a replay turns off
-	// the ones the script's directives turn on.
+	ss.runFlags = append(ss.runFlags, viewsOff(s)...)
+	if ss.perturb == "" {
+		ss.perturb = explorePerturb
+		if s.Given("perturb") {
+			ss.perturb = s.Perturb
+		}
+	}
+	if ss.procs == nil {
+		ss.procs = []int{s.Procs}
+	}
+	// The runs share this process: no watchdog of the process's memory,
+	// which would stop every run at once (and replayRun's check runs
+	// with --max-memory=0 to match).
+	s.Perturb, s.MaxMemory = ss.perturb, 0
+	ss.base = s.Options(cli.Host{}, cmd.filename, nil, nil)
+	return ss, nil
+}
+
+// runFlagValue writes the value of the run flag name (one of
+// exploreRunFlags) in s as the flag takes it.
+func runFlagValue(s *cli.Settings, name string) string {
+	switch name {
+	case "preempt":
+		return cli.OnOff(s.Preempt)
+	case "max-steps":
+		return strconv.FormatUint(s.MaxSteps, 10)
+	case "max-goroutines":
+		return strconv.Itoa(s.MaxGoroutines)
+	case "max-time":
+		return durationFlag(s.MaxTime)
+	case "timeout":
+		return s.Timeout.String()
+	}
+	panic("explore: not a run flag: " + name)
+}
+
+// viewsOff returns the flags that turn off, in a replay, the views the
+// script's directives turn on: explore shows the program's output, not
+// views.
+func viewsOff(s *cli.Settings) []string {
+	var off []string
 	if s.Trace {
-		runFlags = append(runFlags, "--trace=false")
+		off = append(off, "--trace=false")
 	}
 	if s.SchedTrace > 0 {
-		runFlags = append(runFlags, "--schedtrace=0")
+		off = append(off, "--schedtrace=0")
 	}
 	if s.SchedDetail {
-		runFlags = append(runFlags, "--scheddetail=false")
+		off = append(off, "--scheddetail=false")
 	}
-	if perturb == "" {
-		perturb = explorePerturb
-		if s.Given("perturb") {
-			perturb = s.Perturb
-		}
-	}
-	if procs == nil {
-		procs = []int{s.Procs}
-	}
-	pt, _ := cli.Perturbation(perturb)
-	base := lang.Options{
-		Preempt:       s.Preempt,
-		MaxSteps:      s.MaxSteps,
-		MaxGoroutines: s.MaxGoroutines,
-		MaxTime:       s.MaxTime,
-		Timeout:       s.Timeout,
-		Perturb:       pt,
-	}
-	// The script and its modules are compiled once for every run; a
-	// script that does not load fails the same way on every seed.
-	plan := &explore.Plan{Runs: *runs, SeedStart: *seedStart, Procs: procs, Shard: shard}
-	prog, err := lang.Compile(filename, src, lang.Options{})
-	if err != nil {
-		io.WriteString(stderr, lang.FormatCompileError(err))
-		return 2
-	}
-	runner := &scriptRunner{prog: prog, base: base}
+	return off
+}
 
+// sweep does the runs of plan with runner, drawing a progress bar on
+// stderr when it is a terminal.
+func sweep(plan *explore.Plan, runner *scriptRunner, opt explore.SweepOptions, stderr io.Writer) *explore.Tally {
 	lo, hi := plan.Range()
-	opt := explore.SweepOptions{Jobs: *jobs, FailFast: *failFast}
-	if opt.Jobs < 1 {
-		opt.Jobs = goruntime.NumCPU()
+	if !isTerminal(stderr) || hi <= lo {
+		return explore.Sweep(plan, runner.newJob, opt)
 	}
-	var bar *progressbar.ProgressBar
-	if isTerminal(stderr) && hi > lo {
-		bar = progressbar.NewOptions(hi-lo,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("exploring"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("runs"),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
-		opt.Progress = func(int) { bar.Add(1) }
-	}
+	bar := progressbar.NewOptions(hi-lo,
+		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription("exploring"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("runs"),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+	opt.Progress = func(int) { bar.Add(1) }
 	tally := explore.Sweep(plan, runner.newJob, opt)
-	if bar != nil {
-		bar.Finish()
-		bar.Clear()
-	}
+	bar.Finish()
+	bar.Clear()
+	return tally
+}
 
-	report := explore.NewReport(plan, tally, filename, src, perturb, runFlags, limits)
+// finishExplore replays the first run of every failing class, writes the
+// report (as JSON with jsonOut) and returns the exit status.
+func finishExplore(report *explore.Report, runner *scriptRunner, jsonOut bool, stdout, stderr io.Writer) int {
 	replayFailed := false
 	for i := range report.Classes {
 		c := &report.Classes[i]
@@ -264,12 +335,7 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 			replayFailed = replayFailed || c.ReplayCheck != "ok"
 		}
 	}
-	if *jsonOut {
-		err = report.WriteJSON(stdout)
-	} else {
-		err = report.WriteTable(stdout)
-	}
-	if err != nil {
+	if err := writeReport(report, jsonOut, stdout); err != nil {
 		fmt.Fprintf(stderr, "schedlab explore: %v\n", err)
 		return 2
 	}
@@ -279,21 +345,12 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// isRunFlag reports whether name is one of exploreRunFlags.
-func isRunFlag(name string) bool {
-	for _, n := range exploreRunFlags {
-		if n == name {
-			return true
-		}
+// writeReport writes r as a table, or as JSON with jsonOut.
+func writeReport(r *explore.Report, jsonOut bool, w io.Writer) error {
+	if jsonOut {
+		return r.WriteJSON(w)
 	}
-	return false
-}
-
-func onOffString(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
+	return r.WriteTable(w)
 }
 
 // durationFlag writes virtual ns as --max-time takes them.
@@ -362,7 +419,8 @@ func (sr *scriptRunner) checkReplay(r *explore.Report, c *explore.ReportClass) s
 	}
 }
 
-// mergeCmd is `schedlab explore merge`.
+// mergeCmd is `schedlab explore merge`: read the shards' reports, merge
+// them, write the merged report.
 func mergeCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("schedlab explore merge", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -379,57 +437,75 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedlab explore merge: %v\nusage: schedlab explore merge [--json] report.json...\n", err)
 		return 2
 	}
-	var reports []*explore.Report
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err == nil {
-			var r *explore.Report
-			if r, err = explore.ReadJSON(data); err == nil {
-				reports = append(reports, r)
-			}
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "schedlab explore merge: %s: %v\n", f, err)
-			return 2
-		}
+	reports, err := readReports(files)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab explore merge: %v\n", err)
+		return 2
 	}
 	m, err := explore.Merge(reports)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab explore merge: %v\n", err)
 		return 2
 	}
-	if !m.Complete() {
-		missing := []string{}
-		have := map[int]bool{}
-		for _, s := range m.Shards {
-			have[s] = true
-		}
-		for s := range m.ShardCount {
-			if !have[s] {
-				missing = append(missing, fmt.Sprintf("%d/%d", s, m.ShardCount))
-			}
-		}
+	if missing := missingShards(m); len(missing) > 0 {
 		fmt.Fprintf(stderr, "schedlab explore merge: warning: shards missing: %s\n", strings.Join(missing, " "))
 	}
-	if *jsonOut {
-		err = m.WriteJSON(stdout)
-	} else {
-		err = m.WriteTable(stdout)
-	}
-	if err != nil {
+	if err := writeReport(m, *jsonOut, stdout); err != nil {
 		fmt.Fprintf(stderr, "schedlab explore merge: %v\n", err)
 		return 2
 	}
+	if mergedFailures(m) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// readReports reads the JSON reports of the files named.
+func readReports(files []string) ([]*explore.Report, error) {
+	var reports []*explore.Report
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", f, err)
+		}
+		r, err := explore.ReadJSON(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", f, err)
+		}
+		reports = append(reports, r)
+	}
+	return reports, nil
+}
+
+// missingShards returns the shards, as k/n, that the merged report m
+// lacks; none when it is complete.
+func missingShards(m *explore.Report) []string {
+	if m.Complete() {
+		return nil
+	}
+	missing := []string{}
+	have := map[int]bool{}
+	for _, s := range m.Shards {
+		have[s] = true
+	}
+	for s := range m.ShardCount {
+		if !have[s] {
+			missing = append(missing, fmt.Sprintf("%d/%d", s, m.ShardCount))
+		}
+	}
+	return missing
+}
+
+// mergedFailures counts the failing classes of the merged report m and
+// the replay checks that failed.
+func mergedFailures(m *explore.Report) int {
 	n, _ := m.Failures()
 	for _, c := range m.Classes {
 		if c.Failure && c.ReplayCheck != "ok" {
 			n++
 		}
 	}
-	if n > 0 {
-		return 1
-	}
-	return 0
+	return n
 }
 
 // isTerminal reports whether w is a terminal.

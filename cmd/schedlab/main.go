@@ -8,6 +8,8 @@
 // The commands are:
 //
 //	run      run a script, optionally printing every scheduling event
+//	explore  run a script under many seeds and find the schedules that break it
+//	repl     explore the scheduler interactively: statements as G1, :step, :runq
 //	test     compare scripts' output with golden files
 //	calibrate measure this machine's Go runtime and write a costs profile
 //	version  print the version of schedlab, Go and the trace format
@@ -28,16 +30,17 @@ import (
 )
 
 func main() {
-	cli.ExitOnMemoryOverrun = true // this process runs one script: it may end itself
-	os.Exit(doMain(os.Args[1:], os.Stdout, os.Stderr))
+	// This process runs one command, and so one script or one REPL
+	// session: its run has the process to itself and may end it.
+	os.Exit(dispatch(cli.Host{OwnsProcess: true}, os.Args[1:], os.Stdout, os.Stderr))
 }
 
 // A command is one subcommand of schedlab.
 type command struct {
 	name  string
-	short string                                            // one line for `schedlab help`
-	run   func(args []string, stdout, stderr io.Writer) int // returns the exit status
-	help  func(w io.Writer)                                 // the text of `schedlab help name`
+	short string                                                        // one line for `schedlab help`
+	run   func(h cli.Host, args []string, stdout, stderr io.Writer) int // returns the exit status
+	help  func(w io.Writer)                                             // the text of `schedlab help name`
 }
 
 // commands is every subcommand, in the order `schedlab help` lists them.
@@ -46,19 +49,33 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		{name: "run", short: "run a script, optionally printing every scheduling event", run: cli.Run, help: cli.RunHelp},
-		{name: "explore", short: "run a script under many seeds and find the schedules that break it", run: exploreCmd, help: exploreHelp},
+		{name: "run", short: "run a script, optionally printing every scheduling event", run: cli.Host.Run, help: cli.RunHelp},
+		{name: "explore", short: "run a script under many seeds and find the schedules that break it", run: hostless(exploreCmd), help: exploreHelp},
 		{name: "repl", short: "explore the scheduler interactively: statements as G1, :step, :runq", run: replCmd, help: replHelp},
 		{name: "test", short: "compare scripts' output with golden files", run: testCmd, help: testHelp},
-		{name: "calibrate", short: "measure this machine's Go runtime and write a costs profile", run: calibrateCmd, help: calibrateHelp},
-		{name: "version", short: "print the version of schedlab, Go and the trace format", run: versionCmd, help: versionHelp},
-		{name: "help", short: "show help for a command", run: helpCmd, help: helpHelp},
+		{name: "calibrate", short: "measure this machine's Go runtime and write a costs profile", run: hostless(calibrateCmd), help: calibrateHelp},
+		{name: "version", short: "print the version of schedlab, Go and the trace format", run: hostless(versionCmd), help: versionHelp},
+		{name: "help", short: "show help for a command", run: hostless(helpCmd), help: helpHelp},
 	}
 }
 
-// doMain runs the command line args (without the program name) and
-// returns the exit status.
+// hostless adapts a command whose runs, if any, never need the process
+// to themselves (explore's share it; calibrate, version and help run no
+// script) to the signature of command.run.
+func hostless(f func(args []string, stdout, stderr io.Writer) int) func(cli.Host, []string, io.Writer, io.Writer) int {
+	return func(_ cli.Host, args []string, stdout, stderr io.Writer) int { return f(args, stdout, stderr) }
+}
+
+// doMain runs the command line args (without the program name) in a
+// process shared with other work, as the tests do, and returns the exit
+// status.
 func doMain(args []string, stdout, stderr io.Writer) int {
+	return dispatch(cli.Host{}, args, stdout, stderr)
+}
+
+// dispatch runs the command line args (without the program name) in host
+// h and returns the exit status.
+func dispatch(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return 2
@@ -73,7 +90,7 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedlab: unknown command %q\nRun 'schedlab help' for usage.\n", args[0])
 		return 2
 	}
-	return c.run(args[1:], stdout, stderr)
+	return c.run(h, args[1:], stdout, stderr)
 }
 
 func lookup(name string) *command {

@@ -5,13 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"runtime/debug"
 	"strconv"
 
 	"github.com/schedlab/schedlab/internal/cli"
-	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/repl"
 )
 
@@ -21,7 +18,7 @@ const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [-
 // replCmd is `schedlab repl`: the interactive shell on the terminal, or
 // the same statements and commands read from a file or pipe, without
 // prompts and colour.
-func replCmd(args []string, stdout, stderr io.Writer) int {
+func replCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	procs := fs.Int("procs", 1, "number of Ps (GOMAXPROCS) at start, from 1 to 1024")
@@ -55,24 +52,16 @@ func replCmd(args []string, stdout, stderr io.Writer) int {
 	if len(files) == 1 {
 		script = files[0]
 	}
+	// The world's settings become its run's options as a script's do.
+	s := cli.NewSettings()
+	s.Procs, s.Seed, s.Preempt, s.MaxMemory = *procs, *seed, bool(preempt), maxMemory
 	opts := repl.Options{
-		Procs:   *procs,
-		Seed:    *seed,
-		Preempt: bool(preempt),
-		Script:  script,
-		Stdin:   os.Stdin,
-		Stdout:  stdout,
-		Stderr:  stderr,
-		Echo:    *echo,
-
-		MaxMemory: maxMemory,
-	}
-	if maxMemory > 0 && cli.ExitOnMemoryOverrun {
-		debug.SetMemoryLimit(int64(min(maxMemory, math.MaxInt64)))
-		opts.OnMemoryOverrun = func() {
-			fmt.Fprintf(os.Stderr, "\nschedlab repl: %s\n\nschedlab repl: one builtin call went on allocating, and a call cannot be stopped halfway: the session ends\n", lang.MemoryLimitMessage(maxMemory))
-			os.Exit(lang.ExitFailed)
-		}
+		Run:    s.Options(h, "", stdout, stderr),
+		Script: script,
+		Stdin:  os.Stdin,
+		Stdout: stdout,
+		Stderr: stderr,
+		Echo:   *echo,
 	}
 	if stdout == io.Writer(os.Stdout) && repl.IsTerminal(os.Stdin) && repl.IsTerminal(os.Stdout) {
 		opts.Interactive = true
@@ -85,12 +74,7 @@ func replCmd(args []string, stdout, stderr io.Writer) int {
 // onOffFlag is a boolean flag written on or off (also true or false).
 type onOffFlag bool
 
-func (f *onOffFlag) String() string {
-	if *f {
-		return "on"
-	}
-	return "off"
-}
+func (f *onOffFlag) String() string { return cli.OnOff(bool(*f)) }
 
 func (f *onOffFlag) Set(s string) error {
 	switch s {

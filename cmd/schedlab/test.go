@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/schedlab/schedlab/golden"
+	"github.com/schedlab/schedlab/internal/cli"
 )
 
 const testSynopsis = "schedlab test [-update] [-golden DIR] [-v] [paths...]"
@@ -49,7 +50,7 @@ With -update, golden files that differ are rewritten and missing ones
 created; files that match are not touched. Each file written is named.`
 
 // testCmd is `schedlab test`.
-func testCmd(args []string, stdout, stderr io.Writer) int {
+func testCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("schedlab test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var opts golden.Options
@@ -74,7 +75,7 @@ func testCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		paths = []string{"."}
 	}
-	opts.Out = stdout
+	opts.Out, opts.Host = stdout, h
 	opts.Color = useColor(stdout)
 	sum, err := golden.Run(paths, opts)
 	if err != nil {
@@ -102,4 +103,4 @@ func useColor(w io.Writer) bool {
 
 func printTestHelp(w io.Writer, fs *flag.FlagSet) { printHelp(w, testSynopsis, testHelpText, fs) }
 
-func testHelp(w io.Writer) { testCmd([]string{"-h"}, w, io.Discard) }
+func testHelp(w io.Writer) { testCmd(cli.Host{}, []string{"-h"}, w, io.Discard) }

@@ -19,15 +19,15 @@ import (
 // statuses. It prints "deterministic: N events, identical" and returns 0,
 // or prints the first difference and returns 1. The program's own output
 // and the trace are not printed; the other output flags are ignored.
-func checkDeterminism(filename string, src []byte, s *Settings, stdout, stderr io.Writer) int {
+func checkDeterminism(host Host, filename string, src []byte, s *Settings, stdout, stderr io.Writer) int {
 	first := &recorder{}
-	r1, err1 := checkRun(filename, src, s, first)
+	r1, err1 := checkRun(host, filename, src, s, first)
 	if r1 == nil {
 		io.WriteString(stderr, err1)
 		return 1
 	}
 	second := &recorder{want: first.events, diff: -1}
-	r2, err2 := checkRun(filename, src, s, second)
+	r2, err2 := checkRun(host, filename, src, s, second)
 	h := s.Header()
 
 	d := second.diff
@@ -58,14 +58,14 @@ func checkDeterminism(filename string, src []byte, s *Settings, stdout, stderr i
 	return 1
 }
 
-// checkRun runs the script once with rec as its tracer and returns its
-// result and what it wrote on stderr. The result is nil, and the text the
-// error, if the script does not load. Tests replace it.
+// checkRun runs the script once in host with rec as its tracer and
+// returns its result and what it wrote on stderr. The result is nil, and
+// the text the error, if the script does not load. Tests replace it.
 var checkRun = runForCheck
 
-func runForCheck(filename string, src []byte, s *Settings, rec *recorder) (*lang.Result, string) {
+func runForCheck(host Host, filename string, src []byte, s *Settings, rec *recorder) (*lang.Result, string) {
 	var errOut bytes.Buffer
-	opts := s.options(filename, io.Discard, &errOut)
+	opts := s.Options(host, filename, io.Discard, &errOut)
 	opts.Tracer, opts.PrintsInTrace = rec, true
 	res := lang.RunFile(filename, src, opts)
 	if res == nil || res.Run == nil {

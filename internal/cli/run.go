@@ -64,10 +64,17 @@ Exit status: 0 when main returns (even with goroutines still alive), 2
 for a panic, a deadlock, a limit or a bad flag, 1 when the script cannot
 be read or loaded.`
 
-// Run is `schedlab run`: args are the arguments after "run". It writes the
-// program's output (or the trace) to stdout and errors to stderr, and
-// returns the exit status.
+// Run is `schedlab run` in a process shared with other work (Host{}.Run):
+// the golden-file harness, explore's replay check and the tests run
+// scripts with it.
 func Run(args []string, stdout, stderr io.Writer) int {
+	return Host{}.Run(args, stdout, stderr)
+}
+
+// Run is `schedlab run` in host h: args are the arguments after "run". It
+// writes the program's output (or the trace) to stdout and errors to
+// stderr, and returns the exit status.
+func (h Host) Run(args []string, stdout, stderr io.Writer) int {
 	// First the command line alone: find the script, and report a bad
 	// flag before reading any file.
 	fs := newFlagSet(NewSettings())
@@ -99,7 +106,7 @@ func Run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 2
 	}
-	return runScript(filename, src, s, stdout, stderr)
+	return runScript(h, filename, src, s, stdout, stderr)
 }
 
 // newFlagSet returns a flag set of the run flags, bound to s. It reports
@@ -160,12 +167,13 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 	return s, nil
 }
 
-// runScript runs the script with settings s and returns the exit status.
-func runScript(filename string, src []byte, s *Settings, stdout, stderr io.Writer) int {
+// runScript runs the script with settings s in host and returns the
+// exit status.
+func runScript(host Host, filename string, src []byte, s *Settings, stdout, stderr io.Writer) int {
 	if s.CheckDeterminism {
-		return checkDeterminism(filename, src, s, stdout, stderr)
+		return checkDeterminism(host, filename, src, s, stdout, stderr)
 	}
-	opts := s.options(filename, stdout, stderr)
+	opts := s.Options(host, filename, stdout, stderr)
 
 	// The trace writers of the run, each finished when it ends. The
 	// files come first, so that one that cannot be created stops the run

@@ -1,15 +1,3 @@
-// Package cli holds what the schedlab command does with its flags: the
-// settings of one run, their flags, the `# schedlab:` directive that sets a
-// script's defaults, and Run, which is `schedlab run`. It is a package of its
-// own so that the golden-file harness (package golden) can run a script
-// exactly as `schedlab run --trace` does, with the same code.
-//
-// Adding a run flag takes a field in Settings and one line in
-// (*Settings).register, then the use of the value in runScript (an output
-// file is one more entry in its table of outputs). A flag that changes the
-// run also gets a line in (*Settings).Header, so that the trace names it;
-// one that writes a file goes in fileFlags, so that directives cannot set
-// it.
 package cli
 
 import (
@@ -47,15 +35,22 @@ const DefaultTimeout = 60 * time.Second
 // 1 GiB), and a stop well before a runaway list fills the host.
 const DefaultMaxMemory = 4 << 30
 
-// ExitOnMemoryOverrun makes a run in which one builtin call goes on
-// allocating past --max-memory (half as much again after the run was
-// stopped, which it cannot be in the middle of a call) end the process
-// with the limit's message and exit status 2, rather than let the Go
-// runtime die of it with its own trace. The schedlab command sets it; a
-// program that runs scripts in its own process (the tests, explore's
-// replay check) leaves it off, and such a run ends at the limit when the
-// call returns.
-var ExitOnMemoryOverrun = false
+// A Host says what the runs of a command may do to the process they run
+// in. The zero value is a process shared with other work.
+type Host struct {
+	// OwnsProcess says that the runs have the process to themselves, as
+	// in the schedlab command, which does one run or one REPL session
+	// per process. Then --max-memory also sets the Go runtime's soft
+	// memory limit, and a run in which one builtin call goes on
+	// allocating past the limit (half as much again after the run was
+	// stopped, which it cannot be in the middle of a call) ends the
+	// process with the limit's message and exit status 2, rather than
+	// let the Go runtime die of it with its own trace. A program that
+	// runs scripts in its own process (the tests, explore's sweep and
+	// replay check) leaves it off, and such a run ends at the limit when
+	// the call returns.
+	OwnsProcess bool
+}
 
 // Settings are the flags of one run of a script. The zero value is not
 // useful; start from NewSettings, which holds the defaults.
@@ -134,7 +129,7 @@ func (s *Settings) Header() trace.Header {
 	kv := []trace.KV{
 		{Key: "procs", Value: strconv.Itoa(s.Procs)},
 		{Key: "seed", Value: strconv.FormatUint(s.Seed, 10)},
-		{Key: "preempt", Value: onOff(s.Preempt).String()},
+		{Key: "preempt", Value: OnOff(s.Preempt)},
 	}
 	if s.Perturb != "none" {
 		kv = append(kv, trace.KV{Key: "perturb", Value: s.Perturb})
@@ -218,12 +213,7 @@ func (b *onOff) Set(v string) error {
 	return nil
 }
 
-func (b onOff) String() string {
-	if b {
-		return "on"
-	}
-	return "off"
-}
+func (b onOff) String() string { return OnOff(bool(b)) }
 
 // virtualDuration is a duration of virtual time in ns, written as Go writes
 // durations ("1.5ms") or as an integer count of nanoseconds.
@@ -316,9 +306,14 @@ func (b *byteSize) String() string {
 	return lang.FormatBytes(uint64(*b))
 }
 
-// options returns the language's options for a run of filename with these
-// settings, writing to stdout and stderr; the callers add their tracers.
-func (s *Settings) options(filename string, stdout, stderr io.Writer) lang.Options {
+// Options returns the language's options for a run with these settings
+// in host h, printing to stdout and stderr. It is the one place where the
+// command's settings become lang.Options: for `schedlab run` and
+// `schedlab test` (runScript, checkDeterminism), for each run of
+// `schedlab explore` and for the world of `schedlab repl`. The callers
+// add their tracers and views. filename names the script in the report of
+// a memory overrun; "" is a REPL session, whose report says so.
+func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) lang.Options {
 	opts := lang.Options{
 		Procs:         s.Procs,
 		Seed:          s.Seed,
@@ -332,17 +327,35 @@ func (s *Settings) options(filename string, stdout, stderr io.Writer) lang.Optio
 		MaxMemory:     s.MaxMemory,
 		Perturb:       s.perturbation(),
 	}
-	if ExitOnMemoryOverrun {
-		if s.MaxMemory > 0 && s.MaxMemory <= math.MaxInt64 {
-			// The garbage collector's soft limit: collect harder near the
-			// limit rather than count garbage against it.
-			debug.SetMemoryLimit(int64(s.MaxMemory))
-		}
+	if h.OwnsProcess && s.MaxMemory > 0 {
+		// The garbage collector's soft limit: collect harder near the
+		// limit rather than count garbage against it.
+		debug.SetMemoryLimit(int64(min(s.MaxMemory, math.MaxInt64)))
 		opts.OnMemoryOverrun = func(le *runtime.LimitError) {
 			// The process's own stderr: the run's may be a buffer.
-			fmt.Fprintf(os.Stderr, "schedlab: %s: %s\n\nschedlab: one builtin call went on allocating, and a call cannot be stopped halfway: the process exits\n", filename, le.Msg)
+			io.WriteString(os.Stderr, overrunReport(filename, le))
 			os.Exit(lang.ExitFailed)
 		}
 	}
 	return opts
+}
+
+// overrunReport is what a process that ends at a memory overrun prints:
+// the limit and why the process ends.
+func overrunReport(filename string, le *runtime.LimitError) string {
+	const why = "one builtin call went on allocating, and a call cannot be stopped halfway"
+	if filename == "" {
+		return fmt.Sprintf("\nschedlab repl: %s\n\nschedlab repl: %s: the session ends\n", le.Msg, why)
+	}
+	return fmt.Sprintf("schedlab: %s: %s\n\nschedlab: %s: the process exits\n", filename, le.Msg, why)
+}
+
+// OnOff writes a switch as its flags take it: "on" or "off". It is the
+// one formatter of an on/off value, for the flags, the trace header, the
+// REPL's banner and :trace, and explore's replay commands.
+func OnOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }
