@@ -180,132 +180,182 @@ func CheckChrome(data []byte, evs []runtime.Event) (*ChromeDoc, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("chrome trace does not parse: %v", err)
 	}
-	var p problems
+	c := &chromeCheck{
+		carried:      map[uint64]bool{},
+		threadNamed:  map[[2]int64]bool{},
+		threadUsed:   map[[2]int64]bool{},
+		processNamed: map[int64]string{},
+		lastEnd:      map[[2]int64]float64{},
+	}
 	if doc.DisplayTimeUnit != "ns" {
-		p.add("displayTimeUnit = %q, want ns", doc.DisplayTimeUnit)
-	}
-	carried := map[uint64]bool{}
-	threadNamed := map[[2]int64]bool{}
-	threadUsed := map[[2]int64]bool{}
-	processNamed := map[int64]string{}
-	lastEnd := map[[2]int64]float64{}
-	num := func(e map[string]any, key string) (float64, bool) {
-		n, ok := e[key].(json.Number)
-		if !ok {
-			p.add("event %v: %s is %T, want a number", e, key, e[key])
-			return 0, false
-		}
-		f, err := n.Float64()
-		if err != nil {
-			p.add("event %v: %s: %v", e, key, err)
-			return 0, false
-		}
-		return f, true
-	}
-	seqArg := func(e map[string]any, key string) {
-		args, _ := e["args"].(map[string]any)
-		if s, ok := args[key].(json.Number); ok {
-			n, err := strconv.ParseUint(string(s), 10, 64)
-			if err != nil {
-				p.add("event %v: args.%s: %v", e, key, err)
-				return
-			}
-			carried[n] = true
-		}
+		c.p.add("displayTimeUnit = %q, want ns", doc.DisplayTimeUnit)
 	}
 	for _, e := range doc.TraceEvents {
-		ph, _ := e["ph"].(string)
-		missing := false
-		for _, key := range []string{"ph", "ts", "pid", "tid"} {
-			if _, ok := e[key]; !ok {
-				p.add("event %v has no %s", e, key)
-				missing = true
-			}
+		c.event(e)
+	}
+	c.finish(evs)
+	return &doc, c.p.err()
+}
+
+// A chromeCheck is the state of CheckChrome as it reads the events of a
+// Chrome trace: what it found wrong so far, and what it saw of threads,
+// processes and the events' seqs.
+type chromeCheck struct {
+	p            problems
+	carried      map[uint64]bool      // the seqs of schedlab events carried
+	threadNamed  map[[2]int64]bool    // threads (pid, tid) with a thread_name
+	threadUsed   map[[2]int64]bool    // threads with slices or instants
+	processNamed map[int64]string     // process names by pid
+	lastEnd      map[[2]int64]float64 // the end of each thread's last slice
+}
+
+// event checks one trace event: the keys every event has, then what its
+// phase (ph) requires.
+func (c *chromeCheck) event(e map[string]any) {
+	th, ts, ok := c.common(e)
+	if !ok {
+		return
+	}
+	switch ph, _ := e["ph"].(string); ph {
+	case "M":
+		c.metadata(e, th)
+	case "X":
+		c.complete(e, th, ts)
+	case "i":
+		if s, _ := e["s"].(string); s != "t" {
+			c.p.add("instant %v: scope %q, want t", e, s)
 		}
-		if _, ok := e["name"].(string); !ok {
-			p.add("event %v has no name", e)
+		c.threadUsed[th] = true
+		c.seqArg(e, "seq")
+	case "C":
+		args, _ := e["args"].(map[string]any)
+		if _, ok := args["global"].(json.Number); !ok {
+			c.p.add("counter %v has no global", e)
+		}
+	default:
+		c.p.add("event %v: unexpected ph %q", e, ph)
+	}
+}
+
+// common checks the keys every event has (ph, ts, pid, tid, name) and
+// returns its thread and time; ok is false when the event lacks one, and
+// the rest of its checks are skipped.
+func (c *chromeCheck) common(e map[string]any) (th [2]int64, ts float64, ok bool) {
+	missing := false
+	for _, key := range []string{"ph", "ts", "pid", "tid"} {
+		if _, ok := e[key]; !ok {
+			c.p.add("event %v has no %s", e, key)
 			missing = true
 		}
-		if missing {
-			continue
-		}
-		ts, ok1 := num(e, "ts")
-		fpid, ok2 := num(e, "pid")
-		ftid, ok3 := num(e, "tid")
-		if !ok1 || !ok2 || !ok3 {
-			continue
-		}
-		th := [2]int64{int64(fpid), int64(ftid)}
-		// ts has exactly three decimals (metadata has ts 0)
-		if s := string(e["ts"].(json.Number)); ph != "M" && (len(s) < 5 || s[len(s)-4] != '.') {
-			p.add("event %v: ts %s is not microseconds with three decimals", e, s)
-		}
-		switch ph {
-		case "M":
-			args, _ := e["args"].(map[string]any)
-			switch e["name"] {
-			case "process_name":
-				name, _ := args["name"].(string)
-				processNamed[th[0]] = name
-			case "thread_name":
-				if name, _ := args["name"].(string); name == "" {
-					p.add("thread_name %v without a name", e)
-				}
-				threadNamed[th] = true
-			case "process_sort_index", "thread_sort_index":
-				if _, ok := args["sort_index"].(json.Number); !ok {
-					p.add("%v without a sort_index", e)
-				}
-			default:
-				p.add("unknown metadata event %v", e)
-			}
-		case "X":
-			dur, ok := num(e, "dur")
-			if !ok {
-				continue
-			}
-			if dur < 0 {
-				p.add("complete event %v has dur < 0", e)
-			}
-			// Slices of a thread are written in end order, which is
-			// also start order since they must not overlap.
-			if ts+1e-9 < lastEnd[th] {
-				p.add("thread %v: slice at %.3f starts before the previous one ends at %.3f", th, ts, lastEnd[th])
-			}
-			lastEnd[th] = ts + dur
-			threadUsed[th] = true
-			seqArg(e, "start_seq")
-		case "i":
-			if s, _ := e["s"].(string); s != "t" {
-				p.add("instant %v: scope %q, want t", e, s)
-			}
-			threadUsed[th] = true
-			seqArg(e, "seq")
-		case "C":
-			args, _ := e["args"].(map[string]any)
-			if _, ok := args["global"].(json.Number); !ok {
-				p.add("counter %v has no global", e)
-			}
-		default:
-			p.add("event %v: unexpected ph %q", e, ph)
-		}
 	}
+	if _, ok := e["name"].(string); !ok {
+		c.p.add("event %v has no name", e)
+		missing = true
+	}
+	if missing {
+		return th, 0, false
+	}
+	ts, ok1 := c.num(e, "ts")
+	fpid, ok2 := c.num(e, "pid")
+	ftid, ok3 := c.num(e, "tid")
+	if !ok1 || !ok2 || !ok3 {
+		return th, 0, false
+	}
+	// ts has exactly three decimals (metadata has ts 0)
+	if s := string(e["ts"].(json.Number)); e["ph"] != "M" && (len(s) < 5 || s[len(s)-4] != '.') {
+		c.p.add("event %v: ts %s is not microseconds with three decimals", e, s)
+	}
+	return [2]int64{int64(fpid), int64(ftid)}, ts, true
+}
+
+// metadata checks a metadata event (ph M) of thread th: the names and
+// sort indexes of processes and threads.
+func (c *chromeCheck) metadata(e map[string]any, th [2]int64) {
+	args, _ := e["args"].(map[string]any)
+	switch e["name"] {
+	case "process_name":
+		name, _ := args["name"].(string)
+		c.processNamed[th[0]] = name
+	case "thread_name":
+		if name, _ := args["name"].(string); name == "" {
+			c.p.add("thread_name %v without a name", e)
+		}
+		c.threadNamed[th] = true
+	case "process_sort_index", "thread_sort_index":
+		if _, ok := args["sort_index"].(json.Number); !ok {
+			c.p.add("%v without a sort_index", e)
+		}
+	default:
+		c.p.add("unknown metadata event %v", e)
+	}
+}
+
+// complete checks a complete event (ph X, a slice) of thread th at ts.
+func (c *chromeCheck) complete(e map[string]any, th [2]int64, ts float64) {
+	dur, ok := c.num(e, "dur")
+	if !ok {
+		return
+	}
+	if dur < 0 {
+		c.p.add("complete event %v has dur < 0", e)
+	}
+	// Slices of a thread are written in end order, which is also start
+	// order since they must not overlap.
+	if ts+1e-9 < c.lastEnd[th] {
+		c.p.add("thread %v: slice at %.3f starts before the previous one ends at %.3f", th, ts, c.lastEnd[th])
+	}
+	c.lastEnd[th] = ts + dur
+	c.threadUsed[th] = true
+	c.seqArg(e, "start_seq")
+}
+
+// num returns the number at key of event e.
+func (c *chromeCheck) num(e map[string]any, key string) (float64, bool) {
+	n, ok := e[key].(json.Number)
+	if !ok {
+		c.p.add("event %v: %s is %T, want a number", e, key, e[key])
+		return 0, false
+	}
+	f, err := n.Float64()
+	if err != nil {
+		c.p.add("event %v: %s: %v", e, key, err)
+		return 0, false
+	}
+	return f, true
+}
+
+// seqArg notes the schedlab event whose seq is the argument key of e as
+// carried.
+func (c *chromeCheck) seqArg(e map[string]any, key string) {
+	args, _ := e["args"].(map[string]any)
+	if s, ok := args[key].(json.Number); ok {
+		n, err := strconv.ParseUint(string(s), 10, 64)
+		if err != nil {
+			c.p.add("event %v: args.%s: %v", e, key, err)
+			return
+		}
+		c.carried[n] = true
+	}
+}
+
+// finish checks what holds for the whole trace: the processes' names,
+// every thread with events named, and every event of evs carried.
+func (c *chromeCheck) finish(evs []runtime.Event) {
 	for _, pid := range []int64{0, 1, 2} {
-		if want := []string{"Ps", "Ms", "Sched"}[pid]; processNamed[pid] != want {
-			p.add("process %d is named %q, want %q", pid, processNamed[pid], want)
+		if want := []string{"Ps", "Ms", "Sched"}[pid]; c.processNamed[pid] != want {
+			c.p.add("process %d is named %q, want %q", pid, c.processNamed[pid], want)
 		}
 	}
-	for th := range threadUsed {
-		if !threadNamed[th] {
-			p.add("thread %v has events but no thread_name", th)
+	for th := range c.threadUsed {
+		if !c.threadNamed[th] {
+			c.p.add("thread %v has events but no thread_name", th)
 		}
 	}
 	for _, ev := range evs {
-		if !carried[ev.Seq] {
-			p.add("event %d (%v) is not in the chrome trace", ev.Seq, ev.Kind)
+		if !c.carried[ev.Seq] {
+			c.p.add("event %d (%v) is not in the chrome trace", ev.Seq, ev.Kind)
 		}
 	}
-	return &doc, p.err()
 }
 
 // TimelineData is the data object embedded in a timeline page (see the
