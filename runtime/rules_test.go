@@ -75,7 +75,11 @@ func TestRunqputslowMovesHalf(t *testing.T) {
 }
 
 // runqget/execute: a G taken from runnext inherits the time slice, so the
-// P's schedtick does not advance; a G from the ring advances it.
+// P's schedtick does not advance; a G from the ring advances it. Since
+// sysmon (retake) tells a new slice by schedtick alone, Gs that hand the
+// P to each other through runnext share one slice: a G that works 6ms
+// after another worked 6ms in the same slice is preempted at the 10ms mark
+// (forcePreemptNS), though neither ran 10ms by itself.
 func TestRunnextInheritsTimeSlice(t *testing.T) {
 	m, mp, gs := world(1, 2)
 	pp := m.allp[0]
@@ -89,6 +93,43 @@ func TestRunnextInheritsTimeSlice(t *testing.T) {
 	if gp != gs[0] || inherit {
 		t.Fatalf("got G%d inherit=%v, want ring G%d not inheriting", gp.goid, inherit, gs[0].goid)
 	}
+
+	out, res := run(t, Config{Procs: 1}, func(g *G, log func(string, ...any)) error {
+		c, _ := g.Machine().NewChan(0)
+		wg := g.Machine().NewWaitGroup()
+		g.Add(wg, 1)
+		g.Go(func(g *G) error {
+			g.Recv(c) // readies main into runnext and keeps the P
+			g.Work(6e6)
+			log("receiver done")
+			return g.Add(wg, -1)
+		}, "receiver")
+		g.Work(6e6)
+		g.Send(c, 1) // blocks: the receiver runs from runnext, in main's slice
+		log("main resumed")
+		g.Wait(wg)
+		log("preemptions %d", counter(g.Machine(), "preemptions"))
+		return nil
+	})
+	if res.Outcome != Exited {
+		t.Fatal(res.Outcome, res.Err)
+	}
+	// Preempted at the end of the shared slice, the receiver goes to the
+	// global queue and main, in runnext, runs before it is done. With a
+	// slice of its own the receiver would finish first, unpreempted.
+	if want := "main resumed\nreceiver done\npreemptions 1\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+// counter returns the value of the counter name of m.
+func counter(m *Machine, name string) int64 {
+	for _, c := range m.Counters() {
+		if c.Name == name {
+			return c.Value
+		}
+	}
+	panic("no counter " + name)
 }
 
 // findRunnable: every 61st schedtick the global queue is looked at before
@@ -220,12 +261,19 @@ func TestGoidCacheBatches(t *testing.T) {
 }
 
 // goschedImpl: gosched puts the caller on the global queue, behind the
-// goroutines of the local queue.
+// goroutines of the local queue. The first goroutine to run after it sees
+// main on the global queue and the other one on P0's ring; were main put
+// on the local queue, it would be on the ring behind a, and the order of
+// the output would be the same, which is why the test looks at the queues.
 func TestGoschedGoesBehindLocalQueue(t *testing.T) {
 	out, res := run(t, Config{Procs: 1}, func(g *G, log func(string, ...any)) error {
 		g.Gosched() // warm up: schedtick 1, off the 61-tick
 		for _, name := range []string{"a", "b"} {
-			g.Go(func(*G) error { log("%s", name); return nil }, name)
+			g.Go(func(g *G) error {
+				s := g.Machine().Snapshot()
+				log("%s: global %v, P0 ring %v", name, s.GlobalRunq, s.Ps[0].Runq)
+				return nil
+			}, name)
 		}
 		g.Gosched()
 		log("main")
@@ -234,7 +282,8 @@ func TestGoschedGoesBehindLocalQueue(t *testing.T) {
 	if res.Outcome != Exited {
 		t.Fatal(res.Outcome, res.Err)
 	}
-	if want := "b\na\nmain\n"; out != want {
+	// G1 is main, G2 a, G3 b (in runnext, so it runs first).
+	if want := "b: global [1], P0 ring [2]\na: global [1], P0 ring []\nmain\n"; out != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
 }
@@ -376,58 +425,72 @@ func TestTimersFireInDeadlineOrder(t *testing.T) {
 
 // sysmon/retake/preemptone: with preemption on, a G that works longer than
 // the 10ms slice is preempted and another G gets the P; with it off, the
-// other G waits for the work to end.
+// other G waits for the work to end. The hog runs first (from runnext)
+// and the other G waits on the ring.
 func TestPreemption(t *testing.T) {
-	for _, noPreempt := range []bool{false, true} {
-		out, res := run(t, Config{Procs: 1, NoPreempt: noPreempt}, func(g *G, log func(string, ...any)) error {
-			wg := g.Machine().NewWaitGroup()
-			g.Add(wg, 2)
-			g.Go(func(g *G) error { g.Work(50e6); log("hog done at %dms", g.Now()/1e6); return g.Add(wg, -1) }, "hog")
-			g.Go(func(g *G) error { g.Work(1e6); log("other done at %dms", g.Now()/1e6); return g.Add(wg, -1) }, "other")
-			g.Wait(wg)
-			return nil
-		})
-		if res.Outcome != Exited {
-			t.Fatal(res.Outcome, res.Err)
-		}
-		// other runs first (runnext) for 1ms; then hog works. Preempted
-		// hog is parked on the global queue after ~10ms but nothing
-		// else is waiting, so the order is about completion times.
-		want := "other done at 1ms\nhog done at 51ms\n"
-		if out != want {
-			t.Errorf("noPreempt=%v: got %q, want %q", noPreempt, out, want)
-		}
+	other := func(g *G, log func(string, ...any)) {
+		g.Work(1e6)
+		log("other done")
+	}
+	// hog is preempted after its 10ms slice and goes to the global queue;
+	// other runs from the ring, then hog finishes, preempted again at the
+	// end of each of its slices even with nothing else to run, as sysmon
+	// does: 4 times in its 50ms.
+	if out, n := hogAnd(t, false, "other", other); out != "other done\nhog done at 51ms\n" || n != 4 {
+		t.Errorf("preemption on: got %q and %d preemptions, want other first, hog at 51ms, and 4", out, n)
+	}
+	// Off, hog works to the end and other waits for it.
+	if out, n := hogAnd(t, true, "other", other); out != "hog done at 50ms\nother done\n" || n != 0 {
+		t.Errorf("preemption off: got %q and %d preemptions, want hog first at 50ms, and none", out, n)
 	}
 }
 
 // retake preempts a hog so that a G readied by a timer gets the P after
 // about one time slice rather than when the hog finishes.
 func TestPreemptionLetsTimerGoroutineIn(t *testing.T) {
-	for _, tc := range []struct {
-		noPreempt bool
-		want      string
-	}{
-		// sleeper (runnext) goes to sleep, hog works; sysmon preempts
-		// hog at 11.22ms, and the sleeper's timer, overdue since 1ms,
-		// runs when P0 schedules.
-		{false, "woke at 11ms\nhog done at 50ms\n"},
-		{true, "hog done at 50ms\nwoke at 50ms\n"},
-	} {
-		out, res := run(t, Config{Procs: 1, NoPreempt: tc.noPreempt}, func(g *G, log func(string, ...any)) error {
-			wg := g.Machine().NewWaitGroup()
-			g.Add(wg, 2)
-			g.Go(func(g *G) error { g.Work(50e6); log("hog done at %dms", g.Now()/1e6); return g.Add(wg, -1) }, "hog")
-			g.Go(func(g *G) error { g.Sleep(1e6); log("woke at %dms", g.Now()/1e6); return g.Add(wg, -1) }, "sleeper")
-			g.Wait(wg)
-			return nil
-		})
-		if res.Outcome != Exited {
-			t.Fatal(res.Outcome, res.Err)
-		}
-		if out != tc.want {
-			t.Errorf("noPreempt=%v: got %q, want %q", tc.noPreempt, out, tc.want)
-		}
+	sleeper := func(g *G, log func(string, ...any)) {
+		g.Sleep(1e6)
+		log("woke at %dms", g.Now()/1e6)
 	}
+	// sleeper (runnext) goes to sleep, hog works; sysmon preempts hog at
+	// 11.22ms, and the sleeper's timer, overdue since 1ms, runs when P0
+	// schedules.
+	if out, _ := hogAnd(t, false, "", sleeper); out != "woke at 11ms\nhog done at 50ms\n" {
+		t.Errorf("preemption on: got %q, want the sleeper at 11ms, then hog", out)
+	}
+	if out, _ := hogAnd(t, true, "", sleeper); out != "hog done at 50ms\nwoke at 50ms\n" {
+		t.Errorf("preemption off: got %q, want hog, then the sleeper at 50ms", out)
+	}
+}
+
+// hogAnd runs a hog, a goroutine that works 50ms, and another goroutine
+// that runs f, on one P, with preemption on or off, and returns what they
+// logged and how many preemptions there were. With first, the other
+// goroutine is spawned before the hog, under that name, so the hog takes
+// runnext and runs first; else it is spawned after, as "sleeper", and
+// runs first.
+func hogAnd(t *testing.T, noPreempt bool, first string, f func(g *G, log func(string, ...any))) (string, int64) {
+	t.Helper()
+	var preemptions int64
+	out, res := run(t, Config{Procs: 1, NoPreempt: noPreempt}, func(g *G, log func(string, ...any)) error {
+		wg := g.Machine().NewWaitGroup()
+		g.Add(wg, 2)
+		other := func(g *G) error { f(g, log); return g.Add(wg, -1) }
+		if first != "" {
+			g.Go(other, first)
+		}
+		g.Go(func(g *G) error { g.Work(50e6); log("hog done at %dms", g.Now()/1e6); return g.Add(wg, -1) }, "hog")
+		if first == "" {
+			g.Go(other, "sleeper")
+		}
+		g.Wait(wg)
+		preemptions = counter(g.Machine(), "preemptions")
+		return nil
+	})
+	if res.Outcome != Exited {
+		t.Fatal(res.Outcome, res.Err)
+	}
+	return out, preemptions
 }
 
 // entersyscall/retake/handoffp: while a G sits in a long syscall, sysmon
