@@ -4,7 +4,8 @@
 // take part in scheduling decisions and using the same names, so a reader can
 // hold this file next to the real one.
 //
-// Invariants (checked by checkInvariants in the tests):
+// Invariants (checked by Machine.CheckInvariants, snapshot.go, which the
+// tests call after every step):
 //
 //   - a G is in at most one place: the runnext of one P, the ring of one P,
 //     the global queue, a gFree list, a channel's wait queue (through a

@@ -36,7 +36,8 @@ type SelectCase struct {
 // has a default clause, chosen (index -1) when no case is ready. It returns
 // the chosen case, the value received and whether it came from a send (ok is
 // false for a receive from a closed channel). The error is Go's panic for a
-// send on a closed channel.
+// send on a closed channel. Mirrors selectgo, and for one case the
+// compiler's rewrite into chansend/chanrecv or selectnbsend/selectnbrecv.
 func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, err error) {
 	g.check()
 	m := g.m

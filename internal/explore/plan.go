@@ -17,6 +17,11 @@
 //     every run exactly once; shard k of n holds [k*Runs/n, (k+1)*Runs/n).
 //   - A class is (outcome, message, output hash). Its first run is the
 //     lowest run index in it, whatever order the runs finished in.
+//
+// Start from Plan, the sweep, and Sweep, which does it. The files:
+// plan.go, plans, shards and proc lists; sweep.go, the jobs and the
+// Tally; outcome.go, Classify and the outcomes; report.go, Report, its
+// table and JSON, and Merge.
 package explore
 
 import (

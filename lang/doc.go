@@ -1,0 +1,38 @@
+// Package lang is schedlab's language: Starlark scripts whose goroutines
+// run on the simulated scheduler of package runtime. It loads a script and
+// the modules it loads, binds the builtins (spawn, gosched, chan, select,
+// sleep, work, syscall, mutex, waitgroup, ...), runs the top level as the
+// main goroutine G1 on a runtime.Machine, and reports how the run ended in
+// Go's own words: a panic with its Starlark backtrace, a deadlock with its
+// goroutine dump, the goroutines still alive or leaked, a limit.
+//
+// Start from RunFile, which is what `schedlab run` does with a script, and
+// Options, which configure a run (procs, seed, preemption, tracer,
+// limits). Compile makes a Program that runs many times (explore's seeds).
+// A Session is the REPL's world: G1 runs one statement at a time, and the
+// host steps the scheduler between statements. Every run, whoever drives
+// it, is built by the same construction in run.go.
+//
+// The files:
+//
+//   - api.go: Options, Result, RunFile, Compile and Program, and runMain,
+//     which runs a compiled script to its end.
+//   - run.go: one run: the construction of its Machine, G1 and threads
+//     (start, machineConfig, newThread), each goroutine as a Starlark
+//     thread, and the steps that preemption and the limits count.
+//   - builtins.go: the builtins, in one literal table.
+//   - values.go: the value types: task, chan, select_case, mutex,
+//     waitgroup.
+//   - duration.go: durations as builtins take them ("1ms", 1000).
+//   - load.go: reading and compiling a script and the modules it loads,
+//     confined to its directory tree, before anything runs.
+//   - report.go: how a run ends, in Go's words: compile errors, panics,
+//     deadlocks, goroutine dumps, exit statuses.
+//   - leak.go: Go 1.26's goroutine leak detection, by walking the
+//     Starlark values reachable from the goroutines that can still run.
+//   - memory.go: the memory limit's watchdog.
+//   - session.go: the REPL's Session: items, undo by replay, stepping.
+//
+// Each file opens with an essay on what it holds. docs/language.md is the
+// reference for users.
+package lang

@@ -1,0 +1,44 @@
+// Package runtime is schedlab's engine: a deterministic simulation of Go's
+// M:P:G scheduler, written after the real runtime's proc.go, chan.go,
+// select.go, time.go and sema.go, whose function names it keeps. It knows
+// nothing of Starlark: a goroutine is a Go function (a Func) running as a
+// coroutine, and package lang binds scripts to it.
+//
+// Start from Machine, made by NewMachine from a Config (procs, seed,
+// preemption, tracer, limits): Start gives it G1, Run or Step drives it,
+// Result says how it ended. A goroutine's code does what a Go program
+// does (spawn, block on a channel, sleep, work, make a syscall) through
+// the methods of its own *G (goapi.go). Every scheduling decision is
+// reported as an Event to a Tracer. Sched is the cooperative core of the
+// lesson: tasks that yield, without Ps or Ms.
+//
+// A run is a pure function of the program, the Config and the seed: one
+// goroutine runs real code at a time, time is virtual, and every choice
+// the real runtime makes by chance is drawn from one PRNG seeded by
+// Config.Seed.
+//
+// The files:
+//
+//   - machine.go: Machine, Config, Result, the virtual clock and the run
+//     loop (Step).
+//   - runtime2.go: the G, M and P structs and the queues that link them.
+//   - status.go: G and P states and the one checked transition
+//     (casgstatus); InternalError, the engine's throw.
+//   - proc.go: the scheduler: run queues, schedule, findRunnable,
+//     stealing, spinning Ms, syscalls, sysmon, preemption.
+//   - goapi.go: the goroutine's side: what a Func calls on its *G.
+//   - chan.go, select.go: channels and select (chansend, chanrecv,
+//     closechan, selectgo).
+//   - time.go: per-P timer heaps: sleep and after.
+//   - sema.go: semaphores, and the Mutex and WaitGroup built on them.
+//   - perturb.go: Perturb, the schedules timing would produce (explore).
+//   - event.go: Event, EventKind and Tracer: the event stream.
+//   - snapshot.go: Snapshot of the scheduler's state, and CheckInvariants.
+//   - coro.go: the task switch shared by Sched and the Machine.
+//   - sched.go: Sched, the cooperative core.
+//   - duration.go: virtual durations as the command line writes them.
+//
+// Each core file opens with an essay on the part of the real runtime it
+// mirrors. docs/runtime.md maps every rule to the function of proc.go it
+// follows.
+package runtime
