@@ -2,8 +2,11 @@ package golden
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "update golden files")
@@ -83,8 +87,7 @@ func TestEveryExampleHasGolden(t *testing.T) {
 	}
 }
 
-// hostRuns is how many times TestDeterministic and TestHostIndependent
-// run each example in each setting.
+// hostRuns is how many times TestDeterministic runs each example.
 const hostRuns = 20
 
 // TestDeterministic runs every example hostRuns times in this process and
@@ -103,68 +106,199 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestHostIndependent builds the schedlab command and runs every example
-// hostRuns times (3 with -short) with `schedlab run --trace` from the
-// examples directory, under host GOMAXPROCS 1 and 8 and, unless -short,
+// The runs of TestHostIndependent in each setting: hostProcs processes of
+// `schedlab test` at once, each running every example hostPasses times
+// (one pass with -short).
+const (
+	hostProcs  = 2
+	hostPasses = 3
+)
+
+// A hostSetting is one way the host runs the command: a build of it and
+// the GOMAXPROCS it gets.
+type hostSetting struct {
+	build      string // "plain" or "race"
+	gomaxprocs string
+}
+
+// TestHostIndependent checks that every example prints its golden text
+// byte for byte whatever the host does: under host GOMAXPROCS 1 and 8,
 // built with -race (under GOMAXPROCS 8, where the race detector has
-// threads to watch), several runs at once. Each run must print its golden
-// text byte for byte: the simulation does not depend on how many threads
-// the host gives it, on the load of the host, nor on the race detector.
+// threads to watch; not with -short), and while other runs load the
+// host. In each setting it runs, all settings at once so that the runs
+// compete for the host's CPUs:
+//
+//   - hostProcs processes of `schedlab test -golden . ../examples ...`
+//     at once, each of which runs every example hostPasses times and
+//     compares each run with its golden file, with the code of
+//     `schedlab run --trace` (golden.Output);
+//   - `schedlab run --trace` of every example in a fresh process of its
+//     own, from the examples directory, as a person runs it.
+//
+// The command is built once per build and kept in the temporary
+// directory under the hash of its sources (hostBinary), so that a second
+// `go test` with the same sources does not build it again.
 func TestHostIndependent(t *testing.T) {
 	cases := exampleCases(t)
 	if *update {
 		t.Skip("golden files are being updated")
 	}
-	gocmd, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command to build schedlab with")
 	}
-	type build struct {
-		name  string
-		flags []string
-		procs []string
-	}
-	builds := []build{{"plain", nil, []string{"1", "8"}}}
-	runs := hostRuns
+	settings := []hostSetting{{"plain", "1"}, {"plain", "8"}}
+	passes := hostPasses
 	if testing.Short() {
-		runs = 3
+		passes = 1
 	} else {
-		builds = append(builds, build{"race", []string{"-race"}, []string{"8"}})
+		settings = append(settings, hostSetting{"race", "8"})
 	}
-	for _, b := range builds {
-		t.Run(b.name, func(t *testing.T) {
-			bin := filepath.Join(t.TempDir(), "schedlab")
-			args := append([]string{"build", "-o", bin}, b.flags...)
-			cmd := exec.Command(gocmd, append(args, "./cmd/schedlab")...)
-			cmd.Dir = ".."
-			if out, err := cmd.CombinedOutput(); err != nil {
-				if slices.Contains(b.flags, "-race") {
-					t.Skipf("cannot build with -race here: %v\n%s", err, out)
-				}
-				t.Fatalf("go build: %v\n%s", err, out)
+	bins := map[string]string{}
+	for _, s := range settings {
+		if bins[s.build] != "" {
+			continue
+		}
+		bin, err := hostBinary(s.build)
+		if err != nil {
+			if s.build == "race" {
+				t.Logf("cannot build with -race here, skipping the race setting: %v", err)
+				continue
 			}
-			for _, procs := range b.procs {
-				for _, c := range cases {
-					want, err := os.ReadFile(c.Golden)
-					if err != nil {
-						t.Fatal(err)
-					}
-					outs := make([][]byte, runs)
-					var wg sync.WaitGroup
-					for i := range runs {
-						wg.Go(func() { outs[i] = runCommand(t, bin, c.Script, "GOMAXPROCS="+procs) })
-					}
-					wg.Wait()
-					for i, got := range outs {
-						if !bytes.Equal(got, want) {
-							t.Errorf("run %d of %d: GOMAXPROCS=%s schedlab run --trace %s differs from %s:\n%s",
-								i+1, runs, procs, c.Script, c.Golden, Diff(c.Golden, want, "output", got))
-							break
-						}
-					}
+			t.Fatal(err)
+		}
+		bins[s.build] = bin
+	}
+	examples := make([]string, passes)
+	for i := range examples {
+		examples[i] = examplesDir
+	}
+	var wg sync.WaitGroup
+	for _, s := range settings {
+		bin := bins[s.build]
+		if bin == "" {
+			continue
+		}
+		env := "GOMAXPROCS=" + s.gomaxprocs
+		name := s.build + " GOMAXPROCS=" + s.gomaxprocs
+		for range hostProcs {
+			wg.Go(func() {
+				cmd := exec.Command(bin, append([]string{"test", "-golden", goldenDir}, examples...)...)
+				cmd.Env = append(os.Environ(), env)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("%s: schedlab test -golden %s %s: %v\n%s", name, goldenDir, examplesDir, err, out)
 				}
-			}
-		})
+			})
+		}
+		for _, c := range cases {
+			wg.Go(func() {
+				want, err := os.ReadFile(c.Golden)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if got := runCommand(t, bin, c.Script, env); !bytes.Equal(got, want) {
+					t.Errorf("%s: schedlab run --trace %s differs from %s:\n%s", name, c.Script, c.Golden, Diff(c.Golden, want, "output", got))
+				}
+			})
+		}
+	}
+	wg.Wait()
+}
+
+// hostBinary returns the schedlab command built for TestHostIndependent
+// ("plain", or "race" for -race). A build is kept in the temporary
+// directory under a hash of everything it is made from (the Go version,
+// the flags, go.mod and go.sum, and every file of the module's packages
+// it compiles), so that it is built once for the same sources.
+func hostBinary(build string) (string, error) {
+	var flags []string
+	if build == "race" {
+		flags = []string{"-race"}
+	}
+	key, err := sourceHash(flags)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(os.TempDir(), "schedlab-golden-"+build+"-"+key)
+	bin := filepath.Join(dir, "schedlab")
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", err
+	}
+	// Built under a name of its own and renamed, so that a test running
+	// at the same time never sees half a binary.
+	tmp, err := os.CreateTemp(dir, "build-")
+	if err != nil {
+		return "", err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	cmd := exec.Command("go", append(append([]string{"build", "-o", tmp.Name()}, flags...), "./cmd/schedlab")...)
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %v\n%s", strings.Join(flags, " "), err, out)
+	}
+	if err := os.Rename(tmp.Name(), bin); err != nil {
+		return "", err
+	}
+	removeStaleBinaries(dir)
+	return bin, nil
+}
+
+// sourceHash returns a hash of what `go build flags ./cmd/schedlab` makes
+// the command from: the go command's version and settings, the flags,
+// go.mod and go.sum (which pin every dependency), and the contents of
+// every Go and embedded file of the module's own packages it compiles.
+func sourceHash(flags []string) (string, error) {
+	h := sha256.New()
+	env, err := exec.Command("go", "env", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOEXPERIMENT").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env: %v", err)
+	}
+	fmt.Fprintf(h, "%s\n%q\n", env, flags)
+	cmd := exec.Command("go", "list", "-deps", "-f",
+		`{{if .Module}}{{if .Module.Main}}{{.Dir}}{{range .GoFiles}} {{.}}{{end}}{{range .CgoFiles}} {{.}}{{end}}{{range .EmbedFiles}} {{.}}{{end}}{{end}}{{end}}`,
+		"./cmd/schedlab")
+	cmd.Dir = ".."
+	list, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list: %v", err)
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return "", err
+	}
+	files := []string{filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum")}
+	for _, line := range strings.Split(strings.TrimSpace(string(list)), "\n") {
+		f := strings.Fields(line)
+		for _, name := range f[1:] {
+			files = append(files, filepath.Join(f[0], name))
+		}
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return "", err
+		}
+		rel, _ := filepath.Rel(root, f)
+		fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(rel), len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// removeStaleBinaries removes the builds of hostBinary older than a day
+// but the one in keep, so that the temporary directory does not fill up
+// with one build per change of the sources. A build in use by another
+// test right now is younger than that.
+func removeStaleBinaries(keep string) {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "schedlab-golden-*"))
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err == nil && d != keep && time.Since(fi.ModTime()) > 24*time.Hour {
+			os.RemoveAll(d)
+		}
 	}
 }
 
