@@ -95,8 +95,9 @@ func printCalibrateReport(w io.Writer, rep *calibrate.Report) {
 		why = append(why, fmt.Sprintf("%s %d", k, n))
 	}
 	sort.Strings(why)
-	fmt.Fprintf(w, "wake-ups: %.1f%% within 100µs untraced; the runnext steal after the wake-up %dns (median, traced); rounds on a new thread %d; left out: %s\n",
-		100*rep.Within100us, rep.StealMedian, rep.NewM, strings.Join(why, ", "))
+	fmt.Fprintf(w, "wake-ups (ready to running on the other P): %.1f%% within 100µs untraced, %.1f%% traced; then the runnext steal %dns (median, traced);\n"+
+		"rounds on a new thread %d; rounds left out: %s\n",
+		100*rep.Within100us, 100*rep.Within100usTraced, rep.StealMedian, rep.NewM, strings.Join(why, ", "))
 }
 
 func calibrateHelp(w io.Writer) { calibrateCmd([]string{"-h"}, w, io.Discard) }

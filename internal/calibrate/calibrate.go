@@ -74,7 +74,10 @@ type Report struct {
 	NewM        int     // "wake_new" rounds whose P started on a thread first seen then
 	StealMedian int64   // the median time from the woken P's start to its running the readied G (the runnext steal)
 	Within100us float64 // the share of untraced wake-ups (ready to running on the other P) within 100µs
-	Elapsed     time.Duration
+	// Within100usTraced is the same share in the traced run, by the
+	// probe's clock: how much tracing slows the wake-up.
+	Within100usTraced float64
+	Elapsed           time.Duration
 }
 
 // rounds returns the rounds of probe name for runs.
@@ -248,15 +251,7 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 	if len(w.steal["wake"]) > 0 {
 		rep.StealMedian = int64(median(w.steal["wake"]))
 	}
-	if n := len(u["wake"]); n > 0 {
-		within := 0
-		for _, v := range u["wake"] {
-			if v < 100_000 {
-				within++
-			}
-		}
-		rep.Within100us = float64(within) / float64(n)
-	}
+	rep.Within100us, rep.Within100usTraced = within(u["wake"], 100_000), within(t["wake"], 100_000)
 	if err := fromTrace(runtime.CostWakeup, w.wakeup["wake"], level(t, u, "wake", 0), u, "wake"); err != nil {
 		return nil, nil, err
 	}
@@ -344,6 +339,20 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 	rep.Elapsed = time.Since(start)
 	progress("done in %.1fs", rep.Elapsed.Seconds())
 	return p, rep, nil
+}
+
+// within returns the share of xs below d (0 for none).
+func within(xs []float64, d float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	n := 0
+	for _, x := range xs {
+		if x < d {
+			n++
+		}
+	}
+	return float64(n) / float64(len(xs))
 }
 
 // ns formats a duration in ns for a person.
