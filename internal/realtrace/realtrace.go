@@ -87,6 +87,7 @@ type Transition struct {
 	M        int64  // the thread of the event's context, or None
 	By       int64  // the goroutine running in that context: the creator, the readier; None for the runtime (a timer, netpoll)
 	Status   bool   // a report of a state already held, at the start of a generation, not a change
+	Func     string // for a creation, the function the new goroutine starts in ("main.worker"), if the trace has its stack
 }
 
 // A ProcEvent is a P starting (an M acquired it) or stopping.
@@ -196,6 +197,12 @@ func (t *Trace) add(ev *xtrace.Event, first bool) {
 			}
 			if tr.By == tr.G {
 				tr.By = None // its own change (block, syscall, stop)
+			}
+			if from == xtrace.GoNotExist {
+				for f := range st.Stack.Frames() {
+					tr.Func = f.Func
+					break
+				}
 			}
 			t.Transitions = append(t.Transitions, tr)
 		case xtrace.ResourceProc:

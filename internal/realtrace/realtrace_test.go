@@ -88,6 +88,11 @@ func TestReadPairs(t *testing.T) {
 			if d.By != main {
 				t.Errorf("receiver created by G%d, want main G%d", d.By, main)
 			}
+			for _, tr := range tr.Transitions {
+				if tr.G == recv && tr.From == NotExist && !strings.Contains(tr.Func, "TestReadPairs.func") {
+					t.Errorf("receiver starts in %q, want TestReadPairs.func...", tr.Func)
+				}
+			}
 		case Waiting:
 			if d.By == send {
 				readied = true
