@@ -91,11 +91,16 @@ func TestSchedProbes(t *testing.T) {
 		if len(s[c.name]) == 0 {
 			t.Errorf("%s: no clock samples", c.name)
 		}
+		// Any one interval may include the OS running another thread
+		// (a loaded test machine); the median may not.
 		for _, g := range gaps {
-			if g < 0 || g > 100_000 {
+			if g < 0 {
 				t.Errorf("%s: an interval of %.0fns", c.name, g)
 				break
 			}
+		}
+		if m := median(gaps); len(gaps) > 0 && m > 100_000 {
+			t.Errorf("%s: a median interval of %.0fns", c.name, m)
 		}
 	}
 }
