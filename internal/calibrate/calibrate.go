@@ -256,21 +256,32 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		return nil, nil, err
 	}
 	passes = append(passes, stealPasses(tr)...)
-	tr, t, u, err = twin("newm", procs, func(ctx context.Context, n int) samples { return probeWake(ctx, n, true) })
-	if err != nil {
-		return nil, nil, err
-	}
-	wn := analyzeWake(tr)
-	rep.NewM = wn.newM
-	for why, n := range wn.skip {
-		rep.WakeSkipped[why] += n
+	// A round needs a new thread only if no idle one was left, which
+	// the holders make likely, not certain: more rounds until there are
+	// samples, up to five times as many.
+	t, u = samples{}, samples{}
+	var newWake []float64
+	want := max(rounds("newm", opts.Runs)/4, 1)
+	for try := 0; try < 5 && (len(newWake) < want || len(u["wake_new"]) < want); try++ {
+		tr, tt, uu, err := twin("newm", procs, func(ctx context.Context, n int) samples { return probeWake(ctx, n, true) })
+		if err != nil {
+			return nil, nil, err
+		}
+		wn := analyzeWake(tr)
+		rep.NewM += wn.newM
+		for why, n := range wn.skip {
+			rep.WakeSkipped[why] += n
+		}
+		newWake = append(newWake, wn.wakeup["wake_new"]...)
+		t.merge(tt)
+		u.merge(uu)
+		passes = append(passes, stealPasses(tr)...)
 	}
 	fn := level(t, u, "wake_new", 0)
-	extra := shift(wn.wakeup["wake_new"], float64(p.Dists[runtime.CostWakeup].Median())/fn)
+	extra := shift(newWake, float64(p.Dists[runtime.CostWakeup].Median())/fn)
 	if err := fromTrace(runtime.CostNewm, extra, fn, u, "wake_new"); err != nil {
 		return nil, nil, err
 	}
-	passes = append(passes, stealPasses(tr)...)
 
 	// syscalls: the runtime's share of a call, untraced, split as the
 	// trace splits it

@@ -38,6 +38,13 @@ type samples map[string][]float64
 
 func (s samples) add(class string, v int64) { s[class] = append(s[class], float64(v)) }
 
+// merge adds the samples of o to s.
+func (s samples) merge(o samples) {
+	for class, vs := range o {
+		s[class] = append(s[class], vs...)
+	}
+}
+
 // clockCost is the median time between two consecutive readings of the
 // clock now: what one reading adds to an interval measured around code.
 func clockCost() int64 {

@@ -129,7 +129,7 @@ func TestWakeProbe(t *testing.T) {
 // With every idle thread held by a locked goroutine, the wake-up needs a
 // new thread, which the clock's probe and the trace both see.
 func TestNewmProbe(t *testing.T) {
-	const rounds = 6
+	const rounds = 30
 	tr, s := traced(t, 2, func(ctx context.Context) samples { return probeWake(ctx, rounds, true) })
 	w := analyzeWake(tr)
 	if len(s["wake_new"]) == 0 || len(w.wakeup["wake_new"]) == 0 {
