@@ -31,6 +31,7 @@
 //   - leak.go: Go 1.26's goroutine leak detection, by walking the
 //     Starlark values reachable from the goroutines that can still run.
 //   - memory.go: the memory limit's watchdog.
+//   - gotrace.go: the goroutines' Starlark stacks for --go-trace.
 //   - session.go: the REPL's Session: items, undo by replay, stepping.
 //
 // Each file opens with an essay on what it holds. docs/language.md is the

@@ -21,6 +21,11 @@
 //
 //   - machine.go: Machine, Config, Result, the virtual clock and the run
 //     loop (Step).
+//   - costs.go: Costs, what each step of the runtime takes, as
+//     distributions (ParseCosts; DefaultCosts, embedded from
+//     costs_default.json).
+//   - clock.go: Ps in parallel: a G's code and the runtime's work take
+//     time on its P's clock.
 //   - runtime2.go: the G, M and P structs and the queues that link them.
 //   - status.go: G and P states and the one checked transition
 //     (casgstatus); InternalError, the engine's throw.
