@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// module is the import path of schedlab's module.
+const module = "github.com/schedlab/schedlab"
+
+// A layerRule says what a package may not import (ARCHITECTURE.md,
+// "Layers"): none of the packages under the prefixes in not, except
+// those in but.
+type layerRule struct {
+	pkg string   // the package, relative to the module
+	not []string // import path prefixes it must not import
+	but []string // packages under those prefixes it may import
+}
+
+// layerRules are the one-way arrows of ARCHITECTURE.md, as imports that
+// must not happen. A package not named here is free, as long as no
+// package imports one above it (which the rules below also check for the
+// core packages).
+var layerRules = []layerRule{
+	{pkg: "runtime", not: []string{module + "/", "go.starlark.net/"}},
+	{pkg: "trace", not: []string{module + "/"}, but: []string{module + "/runtime"}},
+	{pkg: "trace/exectrace", not: []string{module + "/"}, but: []string{module + "/runtime"}},
+	{pkg: "lang", not: []string{module + "/"}, but: []string{module + "/runtime", module + "/trace/exectrace", module + "/internal/suggest"}},
+	{pkg: "internal/explore", not: []string{module + "/"}},
+	{pkg: "internal/suggest", not: []string{module + "/"}},
+	{pkg: "internal/realtrace", not: []string{module + "/"}},
+	{pkg: "internal/cli", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/explore"}},
+}
+
+// terminalLibs are the libraries that touch the terminal, and the
+// packages that may import them.
+var terminalLibs = map[string][]string{
+	"github.com/chzyer/readline": {"repl", "cmd/schedlab"},
+	"github.com/fatih/color":     {"repl", "golden", "cmd/schedlab"},
+}
+
+// TestLayers checks the layers of ARCHITECTURE.md against what the
+// packages import (go list), so that the map stays true.
+func TestLayers(t *testing.T) {
+	cmd := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	imports := map[string][]string{}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		imports[strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")] = p.Imports
+	}
+	for _, r := range layerRules {
+		imps, ok := imports[r.pkg]
+		if !ok {
+			t.Errorf("%s: no such package (update the rule and ARCHITECTURE.md)", r.pkg)
+			continue
+		}
+		for _, imp := range imps {
+			for _, not := range r.not {
+				if strings.HasPrefix(imp, not) && !slices.Contains(r.but, imp) && imp != module+"/"+r.pkg {
+					t.Errorf("%s imports %s, which ARCHITECTURE.md's layers forbid", r.pkg, imp)
+				}
+			}
+		}
+	}
+	for pkg, imps := range imports {
+		for _, imp := range imps {
+			if allowed, ok := terminalLibs[imp]; ok && !slices.Contains(allowed, pkg) {
+				t.Errorf("%s imports %s: only %s touch the terminal", pkg, imp, strings.Join(allowed, ", "))
+			}
+		}
+	}
+}
