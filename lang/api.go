@@ -184,8 +184,23 @@ func (r *run) runMain(mod *module) *Result {
 // internal error rather than crashing the host (catchInternal).
 func runMachine(m *runtime.Machine) (*runtime.Result, error) {
 	var res *runtime.Result
-	if ie := catchInternal(func() { res = m.Run() }); ie != nil {
+	if ie := catchInternal(func() { res = runAll(m) }); ie != nil {
 		return nil, ie
 	}
 	return res, nil
+}
+
+// runAll steps m to its end (Machine.Run). On js/wasm it gives the host's
+// scheduler a turn every hostYieldEvery steps, so that the timeout's timer
+// fires (host_js.go).
+func runAll(m *runtime.Machine) *runtime.Result {
+	if !hostYields {
+		return m.Run()
+	}
+	for n := 1; m.Step(); n++ {
+		if n%hostYieldEvery == 0 {
+			hostYield()
+		}
+	}
+	return m.Result()
 }

@@ -13,7 +13,9 @@
 // without bound on its own (str() of a small list that holds one list many
 // times builds its text piece by piece), and nothing interrupts it. So the
 // watchdog also reads the process's resident set from /proc/self/statm (on
-// Linux), which needs no lock of the Go runtime, and when the process
+// Linux, memory_linux.go; elsewhere, such as in the playground's
+// WebAssembly build, there is no such reading and memory_other.go has
+// none), which needs no lock of the Go runtime, and when the process
 // holds half as much again as the limit, it calls OnMemoryOverrun, with
 // which the command reports the limit and ends its process rather than
 // let the Go runtime (or the kernel) kill it. The command also sets the Go
@@ -30,7 +32,6 @@ package lang
 
 import (
 	"fmt"
-	"os"
 	goruntime "runtime"
 	"runtime/metrics"
 	"time"
@@ -138,53 +139,3 @@ func FormatBytes(n uint64) string {
 	}
 	return fmt.Sprintf("%dB", n)
 }
-
-// An rssReader reads the process's resident set size from
-// /proc/self/statm without allocating, so that it works while the Go
-// heap is locked by a huge allocation.
-type rssReader struct {
-	f    *os.File
-	buf  [128]byte
-	page uint64
-}
-
-// openRSS returns a reader, or nil where /proc/self/statm does not exist.
-func openRSS() *rssReader {
-	f, err := os.Open("/proc/self/statm")
-	if err != nil {
-		return nil
-	}
-	return &rssReader{f: f, page: uint64(os.Getpagesize())}
-}
-
-// read returns the resident set in bytes: the second field of statm, in
-// pages.
-func (r *rssReader) read() (uint64, bool) {
-	if r == nil {
-		return 0, false
-	}
-	n, err := r.f.ReadAt(r.buf[:], 0)
-	if n == 0 && err != nil {
-		return 0, false
-	}
-	// Skip the first field (the total size), then read the second.
-	b := r.buf[:n]
-	i := 0
-	for i < len(b) && b[i] != ' ' {
-		i++
-	}
-	for i < len(b) && b[i] == ' ' {
-		i++
-	}
-	var pages uint64
-	start := i
-	for ; i < len(b) && '0' <= b[i] && b[i] <= '9'; i++ {
-		pages = pages*10 + uint64(b[i]-'0')
-	}
-	if i == start {
-		return 0, false
-	}
-	return pages * r.page, true
-}
-
-func (r *rssReader) close() { r.f.Close() }

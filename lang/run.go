@@ -461,6 +461,7 @@ func (ps *pslice) used() uint64 {
 // onMaxSteps runs when a budget set by arm runs out.
 func (gr *goroutine) onMaxSteps() {
 	r := gr.run
+	hostYield() // js/wasm: a Starlark loop gives the timeout's timer a turn (host_js.go)
 	gr.account()
 	switch {
 	case r.opts.MaxSteps > 0 && r.steps >= r.opts.MaxSteps:

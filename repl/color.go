@@ -59,6 +59,12 @@ func (p *palette) status(g *runtime.G, s string) string {
 	return p.paint(stateColor(g.Status()), s)
 }
 
+// Status paints a goroutine's status for the views (views.Painter).
+func (p *palette) Status(s runtime.Status, text string) string { return p.paint(stateColor(s), text) }
+
+// PStatus paints a P's status for the views (views.Painter).
+func (p *palette) PStatus(s runtime.PStatus, text string) string { return p.pstatus(s, text) }
+
 func stateColor(s runtime.Status) color.Attribute {
 	switch s {
 	case runtime.Grunning:

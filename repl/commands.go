@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/internal/suggest"
+	"github.com/schedlab/schedlab/internal/views"
 	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/runtime"
 )
@@ -123,96 +123,18 @@ Ctrl-C cancels the statement, :step or :run in progress; Ctrl-D leaves.
 
 // cmdPs is :ps: one line per goroutine, headed as in Go's goroutine dump
 // ("goroutine 5 [chan receive]:"), then its function, its state and where
-// it is: on which P and M it runs, in which run queue it waits.
+// it is: on which P and M it runs, in which run queue it waits. The
+// playground's picture shows the same views (package views).
 func cmdPs(r *repl, _ []string) bool {
-	m := r.session().Machine()
-	where := locate(m.Snapshot())
-	var t table
-	for _, g := range m.Goroutines() {
-		status := g.WaitReason()
-		if status == "" {
-			status = g.Status().String()
-		}
-		header := cell{
-			text:  fmt.Sprintf("goroutine %d [%s]:", g.ID(), status),
-			shown: fmt.Sprintf("goroutine %d [%s]:", g.ID(), r.pal.status(g, status)),
-		}
-		loc, ok := where[g.ID()]
-		if !ok && g.Status() == runtime.Grunnable {
-			loc = "about to run" // taken from a queue by findRunnable, or stolen
-		}
-		t.add(header, plain(g.Name()), plain(g.Status().String()), plain(loc))
-	}
-	t.write(r.out, 1)
+	views.WritePS(r.out, views.PS(r.session().Machine()), r.pal)
 	return false
-}
-
-// locate says where each goroutine is, from a snapshot: "P0 M0" for one
-// that runs, "P1 runnext", "P0 ring[2]", "global[0]" for one that waits
-// to run.
-func locate(s *runtime.Snapshot) map[int64]string {
-	where := make(map[int64]string)
-	for _, mm := range s.Ms {
-		if mm.Curg == 0 {
-			continue
-		}
-		switch {
-		case mm.P >= 0:
-			where[mm.Curg] = fmt.Sprintf("P%d M%d", mm.P, mm.ID)
-		default:
-			where[mm.Curg] = fmt.Sprintf("M%d", mm.ID)
-		}
-	}
-	for _, p := range s.Ps {
-		if p.Runnext != 0 {
-			where[p.Runnext] = fmt.Sprintf("P%d runnext", p.ID)
-		}
-		for i, g := range p.Runq {
-			where[g] = fmt.Sprintf("P%d ring[%d]", p.ID, i)
-		}
-	}
-	for i, g := range s.GlobalRunq {
-		where[g] = fmt.Sprintf("global[%d]", i)
-	}
-	return where
 }
 
 // cmdRunq is :runq: every P with its status, M, schedtick, the G it runs,
 // runnext and the ring in order; then the global queue, the idle Ps (the
 // next to be taken last, as pidleget takes them) and the spinning Ms.
 func cmdRunq(r *repl, _ []string) bool {
-	s := r.session().Machine().Snapshot()
-	curg := make(map[int]int64)
-	for _, mm := range s.Ms {
-		if mm.P >= 0 && mm.Curg != 0 {
-			curg[mm.P] = mm.Curg
-		}
-	}
-	var t table
-	for _, p := range s.Ps {
-		m := "-"
-		if p.M >= 0 {
-			m = fmt.Sprintf("M%d", p.M)
-		}
-		status := p.Status.String()
-		t.add(plain(fmt.Sprintf("P%d", p.ID)), cell{status, r.pal.pstatus(p.Status, status)}, plain(m),
-			plain(fmt.Sprintf("schedtick=%d", p.Schedtick)), plain("curg="+gname(curg[p.ID])),
-			plain("runnext="+gname(p.Runnext)), plain("ring="+glist(p.Runq)), plain(fmt.Sprintf("timers=%d", p.Timers)))
-	}
-	t.write(r.out, 2)
-	fmt.Fprintf(r.out, "global queue: %s\n", glist(s.GlobalRunq))
-	idle := make([]string, len(s.IdlePs))
-	for i, p := range s.IdlePs {
-		idle[i] = fmt.Sprintf("P%d", p)
-	}
-	var spinning []string
-	for _, mm := range s.Ms {
-		if mm.Spinning {
-			spinning = append(spinning, fmt.Sprintf("M%d", mm.ID))
-		}
-	}
-	fmt.Fprintf(r.out, "idle Ps: [%s]\n", strings.Join(idle, " "))
-	fmt.Fprintf(r.out, "spinning Ms: [%s]\n", strings.Join(spinning, " "))
+	views.WriteRunq(r.out, views.RunqOf(r.session().Machine().Snapshot()), r.pal)
 	return false
 }
 
@@ -220,38 +142,8 @@ func cmdRunq(r *repl, _ []string) bool {
 // curg, and what it is doing (runtime.MState.Activity). An M with no G
 // runs on its g0, the scheduler's own stack: "g0" stands in curg's place.
 func cmdMs(r *repl, _ []string) bool {
-	var t table
-	for _, mm := range r.session().Machine().Snapshot().Ms {
-		p := "-"
-		switch {
-		case mm.P >= 0:
-			p = fmt.Sprintf("P%d", mm.P)
-		case mm.SyscallP >= 0:
-			p = fmt.Sprintf("(P%d)", mm.SyscallP) // left in _Psyscall, not yet retaken
-		}
-		g := "g0"
-		if mm.Curg != 0 {
-			g = fmt.Sprintf("G%d", mm.Curg)
-		}
-		t.add(plain(fmt.Sprintf("M%d", mm.ID)), plain(p), plain("curg="+g), plain(mm.Activity()))
-	}
-	t.write(r.out, 2)
+	views.WriteMs(r.out, views.RunqOf(r.session().Machine().Snapshot()))
 	return false
-}
-
-func gname(id int64) string {
-	if id == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("G%d", id)
-}
-
-func glist(ids []int64) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = gname(id)
-	}
-	return "[" + strings.Join(s, " ") + "]"
 }
 
 // cmdStep is :step [n]: n scheduling events, each printed as a line of
@@ -417,40 +309,4 @@ func commandNames() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// A table is text in aligned columns whose cells may be coloured: the
-// width of a cell is that of its plain text.
-type table struct{ rows [][]cell }
-
-// A cell is a table's cell: its plain text and what is shown.
-type cell struct{ text, shown string }
-
-func plain(s string) cell { return cell{s, s} }
-
-func (t *table) add(cells ...cell) { t.rows = append(t.rows, cells) }
-
-// write writes the table with gap blanks between columns and no trailing
-// blanks.
-func (t *table) write(w io.Writer, gap int) {
-	var widths []int
-	for _, row := range t.rows {
-		for i, c := range row {
-			if i == len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
-		}
-	}
-	var b strings.Builder
-	for _, row := range t.rows {
-		b.Reset()
-		for i, c := range row {
-			b.WriteString(c.shown)
-			if i < len(row)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c.text)+gap))
-			}
-		}
-		io.WriteString(w, strings.TrimRight(b.String(), " ")+"\n")
-	}
 }

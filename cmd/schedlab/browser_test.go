@@ -26,14 +26,14 @@ import (
 	"github.com/schedlab/schedlab/trace/tracetest"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/stealing-timeline.html and docs/timeline-stealing.png")
+var update = flag.Bool("update", false, "rewrite docs/stealing-timeline.html, docs/timeline-stealing.png and docs/playground.png")
 
 // browserPaths are the browsers the tests look for, on PATH first.
 var browserPaths = []string{"chromium", "chromium-browser", "google-chrome", "/usr/bin/chromium"}
 
 // findBrowser returns the path of a Chromium-like browser, or skips the
 // test when there is none.
-func findBrowser(t *testing.T) string {
+func findBrowser(t testing.TB) string {
 	t.Helper()
 	for _, name := range browserPaths {
 		if path, err := exec.LookPath(name); err == nil {
@@ -58,7 +58,7 @@ type page struct {
 
 // newBrowser starts a headless browser with a fresh profile, for the life
 // of the test, and returns a context for its first tab.
-func newBrowser(t *testing.T, path string) context.Context {
+func newBrowser(t testing.TB, path string) context.Context {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
@@ -91,6 +91,19 @@ func newBrowser(t *testing.T, path string) context.Context {
 // open opens the file in a new tab of the browser of bctx, sized width ×
 // height, and waits until the timeline has drawn.
 func open(t *testing.T, bctx context.Context, file string, width, height int64) *page {
+	t.Helper()
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := (&url.URL{Scheme: "file", Path: abs}).String()
+	return openPage(t, bctx, u, `window.__schedlab && window.__schedlab.frames() > 0`, func(r string) bool { return r == u }, width, height)
+}
+
+// openPage opens u in a new tab of the browser of bctx, sized width ×
+// height, and waits until the expression ready is true. A request for a
+// URL that allowed refuses is a problem of the page.
+func openPage(t testing.TB, bctx context.Context, u, ready string, allowed func(string) bool, width, height int64) *page {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(bctx)
 	t.Cleanup(cancel)
@@ -126,24 +139,19 @@ func open(t *testing.T, bctx context.Context, file string, width, height int64) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	abs, err := filepath.Abs(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u := (&url.URL{Scheme: "file", Path: abs}).String()
 	tctx, tcancel := context.WithTimeout(ctx, 60*time.Second)
 	defer tcancel()
 	if err := chromedp.Do(tctx,
 		chromedp.EmulateViewport(width, height),
 		chromedp.Navigate(u),
-		chromedp.Poll[chromedp.Void](`window.__schedlab && window.__schedlab.frames() > 0`, chromedp.WithPollingTimeout(30*time.Second)),
+		chromedp.Poll[chromedp.Void](ready, chromedp.WithPollingTimeout(30*time.Second)),
 	); err != nil {
-		t.Fatalf("opening %s: %v%s", file, err, p.report())
+		t.Fatalf("opening %s: %v%s", u, err, p.report())
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, r := range p.requests {
-		if r != u {
+		if !allowed(r) {
 			p.problems = append(p.problems, "request for "+r+": the page must be self-contained")
 		}
 	}
@@ -162,7 +170,7 @@ func (p *page) report() string {
 }
 
 // eval evaluates a JavaScript expression in the page.
-func eval[T any](t *testing.T, p *page, expr string) T {
+func eval[T any](t testing.TB, p *page, expr string) T {
 	t.Helper()
 	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](expr))
 	if err != nil {

@@ -10,6 +10,7 @@
 //	run      run a script, optionally printing every scheduling event
 //	explore  run a script under many seeds and find the schedules that break it
 //	repl     explore the scheduler interactively: statements as G1, :step, :runq
+//	play     serve the playground: the engine in the browser
 //	test     compare scripts' output with golden files
 //	calibrate measure this machine's Go runtime and write a costs profile
 //	version  print the version of schedlab, Go and the trace format
@@ -52,6 +53,7 @@ func init() {
 		{name: "run", short: "run a script, optionally printing every scheduling event", run: cli.Host.Run, help: cli.RunHelp},
 		{name: "explore", short: "run a script under many seeds and find the schedules that break it", run: hostless(exploreCmd), help: exploreHelp},
 		{name: "repl", short: "explore the scheduler interactively: statements as G1, :step, :runq", run: replCmd, help: replHelp},
+		{name: "play", short: "serve the playground: the engine in the browser, the M:P:G picture live", run: hostless(playCmd), help: playHelp},
 		{name: "test", short: "compare scripts' output with golden files", run: testCmd, help: testHelp},
 		{name: "calibrate", short: "measure this machine's Go runtime and write a costs profile", run: hostless(calibrateCmd), help: calibrateHelp},
 		{name: "version", short: "print the version of schedlab, Go and the trace format", run: hostless(versionCmd), help: versionHelp},

@@ -1,0 +1,593 @@
+package main
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/schedlab/schedlab/internal/play"
+	"github.com/schedlab/schedlab/internal/play/site"
+	"github.com/schedlab/schedlab/internal/views"
+)
+
+// buildPlaySite builds the playground into a temporary directory, once per
+// test: the wasm build is the slow part.
+func buildPlaySite(t testing.TB) (dir, version string) {
+	t.Helper()
+	root, err := site.FindRoot(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	start := time.Now()
+	version, err = (&site.Builder{Root: root}).Build(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("built the playground (engine %s) in %v", version, time.Since(start).Round(time.Millisecond))
+	return dir, version
+}
+
+// openPlay opens the playground at u and waits until its engine is ready
+// and its first run has been shown.
+func openPlay(t testing.TB, bctx context.Context, srvURL, u string) *page {
+	t.Helper()
+	return openPage(t, bctx, u, `window.__play && window.__play.ready() && window.__play.state.run !== null`,
+		func(r string) bool { return strings.HasPrefix(r, srvURL+"/") }, 1400, 1000)
+}
+
+// await evaluates a JavaScript expression that yields a promise in the page.
+func await[T any](t testing.TB, p *page, expr string) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 90*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("evaluating %.200s: %v%s", expr, err, p.report())
+	}
+	return v
+}
+
+// poll waits until a JavaScript expression is true in the page.
+func poll(t testing.TB, p *page, expr string, timeout time.Duration) {
+	t.Helper()
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
+		t.Fatalf("waiting for %s: %v%s", expr, err, p.report())
+	}
+}
+
+func jsString(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// A pageRun is a run as the page holds it and shows it.
+type pageRun struct {
+	Stdout    string `json:"stdout"`
+	Stderr    string `json:"stderr"`
+	Trace     string `json:"trace"`
+	Code      int    `json:"code"`
+	Events    int    `json:"events"`
+	DOMStdout string `json:"domStdout"`
+	DOMStderr string `json:"domStderr"`
+	DOMTrace  string `json:"domTrace"`
+}
+
+// runInPage puts the script in the editor and the flags in their fields,
+// runs it and returns the run.
+func runInPage(t *testing.T, p *page, name, src string, args []string) pageRun {
+	t.Helper()
+	poll(t, p, `window.__play.ready()`, 30*time.Second)
+	return await[pageRun](t, p, fmt.Sprintf(`(function () {
+  window.__play.load(%s, %s, %s);
+  return window.__play.run().then(function () {
+    var r = window.__play.state.run, $ = function (id) { return document.getElementById(id).textContent; };
+    return {stdout: r.stdout, stderr: r.stderr, trace: r.trace, code: r.code, events: r.events,
+      domStdout: $("stdout"), domStderr: $("stderr"), domTrace: $("trace")};
+  });
+})()`, jsString(name), jsString(src), jsString(args)))
+}
+
+// native runs the schedlab command, the test binary standing in for it
+// (TestMain), in dir, and returns its stdout, stderr and exit status.
+func native(t testing.TB, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	path, err := exec.LookPath("schedlab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	return out.String(), errb.String(), code
+}
+
+// TestPlayInBrowser builds the playground and checks it in headless
+// Chromium, served from an httptest server as any static server would.
+func TestPlayInBrowser(t *testing.T) {
+	browser := findBrowser(t)
+	if testing.Short() {
+		t.Skip("short: the wasm build takes a while")
+	}
+	dir, version := buildPlaySite(t)
+	checkWasmSize(t, dir)
+	srv := httptest.NewServer(siteHandler(dir))
+	defer srv.Close()
+	bctx := newBrowser(t, browser)
+	p := openPlay(t, bctx, srv.URL, srv.URL+"/")
+
+	t.Run("examples", func(t *testing.T) { checkExamplesInPage(t, p) })
+	t.Run("errorline", func(t *testing.T) { checkErrorLine(t, p) })
+	t.Run("stop", func(t *testing.T) { checkStop(t, p) })
+	t.Run("picture", func(t *testing.T) { checkPicture(t, p) })
+	t.Run("link", func(t *testing.T) { checkLink(t, bctx, srv.URL, p) })
+	t.Run("otherversion", func(t *testing.T) { checkOtherVersion(t, bctx, srv.URL, version) })
+	t.Run("badlinks", func(t *testing.T) { checkBadLinks(t, bctx, srv.URL) })
+	t.Run("explore", func(t *testing.T) { checkExplore(t, p) })
+	t.Run("compare", func(t *testing.T) { checkCompare(t, p) })
+	if *update {
+		t.Run("screenshot", func(t *testing.T) { playScreenshot(t, p) })
+	}
+	if r := p.report(); r != "" {
+		t.Errorf("the page reported problems:%s", r)
+	}
+}
+
+// checkWasmSize holds the engine to its budget: at most 4 MB gzipped.
+func checkWasmSize(t *testing.T, dir string) {
+	data, err := os.ReadFile(filepath.Join(dir, "engine.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	w.Write(data)
+	w.Close()
+	t.Logf("engine.wasm: %.2f MB, %.2f MB gzipped", float64(len(data))/1e6, float64(z.Len())/1e6)
+	if z.Len() > 4e6 {
+		t.Errorf("engine.wasm is %.2f MB gzipped; the budget is 4 MB", float64(z.Len())/1e6)
+	}
+}
+
+// checkExamplesInPage runs every example in the page, with its default
+// flags and with --procs 4 --seed 7, and compares the output, stderr,
+// exit status and trace with the schedlab command's, byte for byte.
+func checkExamplesInPage(t *testing.T, p *page) {
+	exs := play.Examples()
+	if len(exs) < 10 {
+		t.Fatalf("only %d examples", len(exs))
+	}
+	for _, ex := range exs {
+		for _, args := range [][]string{nil, {"--procs", "4", "--seed", "7"}} {
+			t.Run(strings.TrimSuffix(ex.Name, ".star")+strings.Join(args, ""), func(t *testing.T) {
+				got := runInPage(t, p, ex.Name, ex.Src, args)
+				stdout, stderr, code := native(t, "../../examples", append(append([]string{"run"}, args...), ex.Name)...)
+				trace, _, _ := native(t, "../../examples", append(append([]string{"run", "--trace"}, args...), ex.Name)...)
+				if got.Stdout != stdout || got.DOMStdout != stdout {
+					t.Errorf("stdout in the page:\n%s\nshown:\n%s\nschedlab run:\n%s", got.Stdout, got.DOMStdout, stdout)
+				}
+				if got.Stderr != stderr || got.DOMStderr != stderr {
+					t.Errorf("stderr in the page:\n%s\nshown:\n%s\nschedlab run:\n%s", got.Stderr, got.DOMStderr, stderr)
+				}
+				if got.Code != code {
+					t.Errorf("exit status %d in the page, %d from schedlab run", got.Code, code)
+				}
+				if got.Trace != trace || got.DOMTrace != trace {
+					t.Errorf("trace in the page (%d bytes, %d shown) differs from schedlab run --trace (%d bytes): first difference at line %d",
+						len(got.Trace), len(got.DOMTrace), len(trace), firstDiff(got.Trace, trace))
+				}
+			})
+		}
+	}
+}
+
+// firstDiff returns the number of the first line where a and b differ.
+func firstDiff(a, b string) int {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(la), len(lb)) {
+		if la[i] != lb[i] {
+			return i + 1
+		}
+	}
+	return min(len(la), len(lb)) + 1
+}
+
+// checkErrorLine runs scripts that fail and checks that the editor marks
+// the line the error names, and that the error's file:line links there.
+func checkErrorLine(t *testing.T, p *page) {
+	for _, tc := range []struct {
+		name, src string
+		line      int
+	}{
+		{"compile", "x = 1\ny = undefined_name\nprint(x)\n", 2},
+		{"panic", "def f(n):\n    return 1 // n\n\ndef g():\n    f(0)\n\nspawn(g)\nsleep(1)\n", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runInPage(t, p, "err.star", tc.src, nil)
+			if got.Code == 0 {
+				t.Fatalf("the script did not fail: %+v", got)
+			}
+			marked := eval[string](t, p, `(function () { var s = document.querySelector("#gutter span.err"); return s ? s.dataset.line : ""; })()`)
+			if marked != fmt.Sprint(tc.line) {
+				t.Errorf("line %q is marked as the error's, want %d; stderr:\n%s", marked, tc.line, got.Stderr)
+			}
+			// The error's location is a link to the editor.
+			sel := eval[int](t, p, `(function () { var a = document.querySelector("#stderr a.loc"); a.click(); return document.getElementById("src").selectionStart; })()`)
+			want := strings.Index(tc.src, strings.Split(tc.src, "\n")[tc.line-1])
+			if sel < want || sel > want+len(strings.Split(tc.src, "\n")[tc.line-1]) {
+				t.Errorf("the link put the cursor at %d, want on line %d (from %d)", sel, tc.line, want)
+			}
+		})
+	}
+}
+
+// checkStop runs a loop that never ends and checks that Stop ends it
+// within a second, and that the page runs scripts again afterwards.
+func checkStop(t *testing.T, p *page) {
+	poll(t, p, `window.__play.ready()`, 30*time.Second)
+	eval[bool](t, p, `window.__play.load("loop.star", "while True:\n    pass\n", []), window.__play.run(), true`)
+	time.Sleep(300 * time.Millisecond)
+	if busy := eval[bool](t, p, `window.__play.state.busy`); !busy {
+		t.Fatal("the loop is not running")
+	}
+	start := time.Now()
+	eval[bool](t, p, `document.getElementById("stop").click(), true`)
+	poll(t, p, `document.getElementById("exit").textContent === "stopped"`, 5*time.Second)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Stop took %v to end the loop", d)
+	}
+	got := runInPage(t, p, "hello.star", exampleSrc(t, "hello.star"), nil)
+	if !strings.HasSuffix(got.Stdout, "done\n") {
+		t.Errorf("after Stop, hello.star printed %q", got.Stdout)
+	}
+}
+
+func exampleSrc(t testing.TB, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("../../examples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// A domPicture is the M:P:G picture as drawn.
+type domPicture struct {
+	Step int    `json:"step"`
+	Done bool   `json:"done"` // the run ended
+	Line string `json:"line"`
+	Ps   []struct {
+		ID        int     `json:"id"`
+		Status    string  `json:"status"`
+		M         int     `json:"m"`
+		Schedtick uint32  `json:"schedtick"`
+		Timers    int     `json:"timers"`
+		Curg      int64   `json:"curg"`
+		Runnext   int64   `json:"runnext"`
+		Ring      []int64 `json:"ring"`
+	} `json:"ps"`
+	Global []int64 `json:"global"`
+	Idle   []int   `json:"idle"`
+	Ms     []struct {
+		ID       int    `json:"id"`
+		Activity string `json:"activity"`
+		P        int    `json:"p"`
+		SyscallP int    `json:"syscallP"`
+		Curg     int64  `json:"curg"`
+	} `json:"ms"`
+	Gs []struct {
+		ID     int64  `json:"id"`
+		Name   string `json:"name"`
+		Status string `json:"status"`
+		State  string `json:"state"`
+		Where  string `json:"where"`
+	} `json:"gs"`
+	PSText   string `json:"psText"`
+	RunqText string `json:"runqText"`
+	MsText   string `json:"msText"`
+}
+
+// readPicture reads the picture off the page's elements.
+const readPicture = `(function () {
+  var all = function (sel, root) { return [].slice.call((root || document).querySelectorAll(sel)); };
+  var gid = function (e) { return e ? +e.dataset.g : 0; };
+  return {
+    step: window.__play.state.picture.step,
+    done: window.__play.state.picture.done,
+    line: document.getElementById("picline").textContent,
+    ps: all("#pic-ps .p").map(function (e) {
+      return {id: +e.dataset.p, status: e.dataset.status, m: +e.dataset.m, schedtick: +e.dataset.schedtick, timers: +e.dataset.timers,
+        curg: gid(e.querySelector(".curg .g")), runnext: gid(e.querySelector(".runnext .g")), ring: all(".ring .g", e).map(gid)};
+    }),
+    global: all("#pic-global .g").map(gid),
+    idle: all("#pic-idle .ip").map(function (e) { return +e.dataset.p; }),
+    ms: all("#pic-ms .m").map(function (e) { return {id: +e.dataset.m, activity: e.dataset.activity, p: +e.dataset.p, syscallP: +e.dataset.syscallp, curg: +e.dataset.curg}; }),
+    gs: all("#pic-gs tr.grow").map(function (e) { return {id: +e.dataset.g, name: e.dataset.name, status: e.dataset.status, state: e.dataset.state, where: e.dataset.where}; }),
+    psText: document.getElementById("pstext").textContent,
+    runqText: document.getElementById("runqtext").textContent,
+    msText: document.getElementById("mstext").textContent,
+  };
+})()`
+
+// text writes the drawn picture as :ps, :runq and :ms would print it.
+func (d *domPicture) text() (ps, runq, ms string) {
+	var gs []views.Goroutine
+	for _, g := range d.Gs {
+		gs = append(gs, views.Goroutine{ID: g.ID, Name: g.Name, Status: g.Status, State: g.State, Where: g.Where})
+	}
+	q := views.Runq{Global: d.Global, IdlePs: d.Idle}
+	for _, p := range d.Ps {
+		q.Ps = append(q.Ps, views.P{ID: p.ID, Status: p.Status, M: p.M, Schedtick: p.Schedtick, Curg: p.Curg, Runnext: p.Runnext, Ring: p.Ring, Timers: p.Timers})
+	}
+	for _, m := range d.Ms {
+		if m.Activity == "spinning" {
+			q.Spinning = append(q.Spinning, m.ID)
+		}
+		q.Ms = append(q.Ms, views.M{ID: m.ID, P: m.P, SyscallP: m.SyscallP, Curg: m.Curg, Activity: m.Activity})
+	}
+	var a, b, c bytes.Buffer
+	views.WritePS(&a, gs, nil)
+	views.WriteRunq(&b, q, nil)
+	views.WriteMs(&c, q)
+	return a.String(), b.String(), c.String()
+}
+
+// checkPicture steps runs in the page (Step, Step N, Back, Run to end and
+// the browser's Back) and checks after each move that the picture is what
+// the REPL's :ps, :runq and :ms print for the same state of the same run,
+// taken natively: drawn, read back and printed with the REPL's views, and
+// as the page prints it.
+func checkPicture(t *testing.T, p *page) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"stealing.star", []string{"--procs=4"}},
+		{"syscall.star", nil},
+		{"prodcons.star", []string{"--procs=2", "--seed=3"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := exampleSrc(t, tc.name)
+			run := runInPage(t, p, tc.name, src, tc.args)
+			traceLines := eventLinesOf(run.Trace)
+			st, err := play.NewStepper(tc.name, []byte(src), tc.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { st.Close() }()
+			check := func(how string) {
+				t.Helper()
+				d := eval[domPicture](t, p, readPicture)
+				st = st.Goto(d.Step)
+				if d.Done {
+					st.Forward(1) // past the last event: the run's end
+				}
+				want := st.Picture()
+				ps, runq, ms := d.text()
+				if ps != want.PS || runq != want.RunqT || ms != want.MsT {
+					t.Fatalf("after %s, at step %d the picture shows\n%s%s%s\n:ps, :runq and :ms print\n%s%s%s", how, d.Step, ps, runq, ms, want.PS, want.RunqT, want.MsT)
+				}
+				if d.PSText != want.PS || d.RunqText != want.RunqT || d.MsText != want.MsT {
+					t.Fatalf("after %s, at step %d the page prints\n%s%s%s\nwant\n%s%s%s", how, d.Step, d.PSText, d.RunqText, d.MsText, want.PS, want.RunqT, want.MsT)
+				}
+				if d.Step > 0 && d.Line != traceLines[d.Step-1] {
+					t.Fatalf("after %s, step %d shows %q, the trace's line of that event is %q", how, d.Step, d.Line, traceLines[d.Step-1])
+				}
+			}
+			click := func(id string) {
+				t.Helper()
+				before := eval[int](t, p, `window.__play.state.nextId`)
+				eval[bool](t, p, fmt.Sprintf(`document.getElementById(%q).click(), true`, id))
+				poll(t, p, fmt.Sprintf(`window.__play.state.nextId > %d && window.__play.ready()`, before), 30*time.Second)
+			}
+			check("the run")
+			click("step")
+			check("Step")
+			eval[bool](t, p, `document.getElementById("stepn").value = "17", true`)
+			click("stepN")
+			check("Step N")
+			for range 3 {
+				click("step")
+			}
+			check("Step ×3")
+			click("back")
+			check("Back")
+			click("back")
+			check("Back")
+			if s := eval[int](t, p, `window.__play.state.picture.step`); s != 19 {
+				t.Errorf("at step %d after 1+17+3-2 steps", s)
+			}
+			// The browser's Back goes to the step before, as recorded.
+			eval[bool](t, p, `history.back(), true`)
+			poll(t, p, `window.__play.ready() && window.__play.state.picture.step === 20`, 30*time.Second)
+			check("the browser's Back")
+			eval[bool](t, p, `history.forward(), true`)
+			poll(t, p, `window.__play.ready() && window.__play.state.picture.step === 19`, 30*time.Second)
+			check("the browser's Forward")
+			click("toEnd")
+			if s := eval[int](t, p, `window.__play.state.picture.step`); s != run.Events {
+				t.Errorf("Run to end stopped at step %d of %d", s, run.Events)
+			}
+			check("Run to end")
+		})
+	}
+}
+
+func eventLinesOf(trace string) []string {
+	var evs []string
+	for _, line := range strings.Split(trace, "\n") {
+		if strings.HasPrefix(line, " ") && strings.Contains(line, "µs ") {
+			evs = append(evs, line)
+		}
+	}
+	return evs
+}
+
+// checkLink makes a share link at a step and opens it in a new tab: the
+// same script, flags, step, picture and output.
+func checkLink(t *testing.T, bctx context.Context, srvURL string, p *page) {
+	src := exampleSrc(t, "stealing.star")
+	runInPage(t, p, "stealing.star", src, []string{"--procs=4", "--seed=7"})
+	await[bool](t, p, `window.__play.stepTo(33).then(function () { return true; })`)
+	want := eval[domPicture](t, p, readPicture)
+	wantOut := eval[string](t, p, `document.getElementById("picoutput").textContent`)
+	frag := await[string](t, p, `window.__play.link()`)
+	if hash := eval[string](t, p, `location.hash`); hash != "#"+frag {
+		t.Errorf("the page's address is not at its step: %.60s, want #%.60s", hash, frag)
+	}
+	l, err := play.DecodeLink(frag)
+	if err != nil {
+		t.Fatalf("the page's link does not decode in Go: %v", err)
+	}
+	if l.Script != src || l.Step != 33 || strings.Join(l.Flags, " ") != "--procs=4 --seed=7" || l.Name != "stealing.star" {
+		t.Errorf("the page's link holds %+v", l)
+	}
+	q := openPlay(t, bctx, srvURL, srvURL+"/#"+frag)
+	poll(t, q, `window.__play.ready() && window.__play.state.picture && window.__play.state.picture.step === 33`, 30*time.Second)
+	got := eval[domPicture](t, q, readPicture)
+	if got.PSText != want.PSText || got.RunqText != want.RunqText || got.Line != want.Line {
+		t.Errorf("the link opens at\n%s%s%s\nwant\n%s%s%s", got.Line, got.PSText, got.RunqText, want.Line, want.PSText, want.RunqText)
+	}
+	if out := eval[string](t, q, `document.getElementById("picoutput").textContent`); out != wantOut {
+		t.Errorf("output so far %q, want %q", out, wantOut)
+	}
+	if v := eval[string](t, q, `document.getElementById("src").value`); v != src {
+		t.Errorf("the link's script is not in the editor")
+	}
+	if w := eval[bool](t, q, `document.getElementById("versionwarn").hidden`); !w {
+		t.Errorf("a link of this very version shows the other-version warning")
+	}
+	// A link made by schedlab play --link opens the same way.
+	var out, errb bytes.Buffer
+	if code := playCmd([]string{"--base", srvURL + "/", "--step", "33", "--link", "../../examples/stealing.star", "--procs=4", "--seed=7"}, &out, &errb); code != 0 {
+		t.Fatalf("schedlab play --link: exit %d: %s", code, errb.String())
+	}
+	r := openPlay(t, bctx, srvURL, strings.TrimSpace(out.String()))
+	poll(t, r, `window.__play.ready() && window.__play.state.picture && window.__play.state.picture.step === 33`, 30*time.Second)
+	if got := eval[domPicture](t, r, readPicture); got.PSText != want.PSText || got.RunqText != want.RunqText {
+		t.Errorf("the link of schedlab play --link opens at\n%s%s\nwant\n%s%s", got.PSText, got.RunqText, want.PSText, want.RunqText)
+	}
+	if w := eval[bool](t, r, `document.getElementById("versionwarn").hidden`); !w {
+		t.Errorf("the link of schedlab play --link, of this source tree, shows the other-version warning")
+	}
+}
+
+// checkOtherVersion opens a link made by another version of schedlab: it
+// opens, with a visible warning.
+func checkOtherVersion(t *testing.T, bctx context.Context, srvURL, version string) {
+	frag, err := play.EncodeLink(play.Link{Version: "v0.0.1-other", Name: "hello.star", Script: exampleSrc(t, "hello.star"), Step: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := openPlay(t, bctx, srvURL, srvURL+"/#"+frag)
+	poll(t, q, `window.__play.ready() && window.__play.state.picture && window.__play.state.picture.step === 3`, 30*time.Second)
+	warn := eval[string](t, q, `(function () { var w = document.getElementById("versionwarn"); return w.hidden || w.offsetHeight === 0 ? "" : w.textContent; })()`)
+	if !strings.Contains(warn, "v0.0.1-other") || !strings.Contains(warn, version) || !strings.Contains(warn, "engine differs") {
+		t.Errorf("the warning shown is %q", warn)
+	}
+}
+
+// checkBadLinks opens links that are corrupt, too long or of a newer
+// format: each gets its message, and the page still works.
+func checkBadLinks(t *testing.T, bctx context.Context, srvURL string) {
+	long, _ := json.Marshal(play.Link{Name: "x.star", Script: strings.Repeat("print(1)\n", 9000)})
+	var z bytes.Buffer
+	w, _ := flate.NewWriter(&z, flate.BestCompression)
+	w.Write(long)
+	w.Close()
+	for _, tc := range []struct{ name, frag, want string }{
+		{"corrupt", "1.z.q1YqLkxS8kvMTVWyUkpKUqoFAA", "damaged"},
+		{"garbage", "1.z.!!!!", "damaged"},
+		{"cut", "1.j.eyJ2IjoidjEiLCJuYW1lIjoi", "damaged"},
+		{"newer", "7.z.AAAA", "newer"},
+		{"long", "1.z." + base64.RawURLEncoding.EncodeToString(z.Bytes()), "longer than the 64 KiB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := openPlay(t, bctx, srvURL, srvURL+"/#"+tc.frag)
+			msg := eval[string](t, q, `(function () { var w = document.getElementById("linkmsg"); return w.hidden || w.offsetHeight === 0 ? "" : w.textContent; })()`)
+			if !strings.Contains(msg, tc.want) {
+				t.Errorf("the page shows %q, want a message with %q", msg, tc.want)
+			}
+			if out := eval[string](t, q, `document.getElementById("stdout").textContent`); !strings.HasSuffix(out, "done\n") {
+				t.Errorf("the page did not go on with the default example: %q", out)
+			}
+		})
+	}
+}
+
+// checkExplore explores lost_update in the page and replays a class.
+func checkExplore(t *testing.T, p *page) {
+	runInPage(t, p, "lost_update.star", exampleSrc(t, "lost_update.star"), nil)
+	eval[bool](t, p, `document.getElementById("x-runs").value = "100", document.getElementById("explore").click(), true`)
+	poll(t, p, `window.__play.ready() && window.__play.state.explore && document.querySelectorAll("#x-classes tbody tr").length > 0`, 60*time.Second)
+	classes := eval[int](t, p, `window.__play.state.explore.classes.length`)
+	if classes < 2 {
+		t.Errorf("%d classes in 100 runs of lost_update", classes)
+	}
+	if v := eval[float64](t, p, `document.getElementById("x-progress").value`); v != 100 {
+		t.Errorf("the progress bar is at %v of 100", v)
+	}
+	// A click on the last class replays its seed.
+	seed := eval[string](t, p, `(function () { var cs = window.__play.state.explore.classes; return String(cs[cs.length - 1].seed); })()`)
+	before := eval[int](t, p, `window.__play.state.nextId`)
+	eval[bool](t, p, `(function () { var rows = document.querySelectorAll("#x-classes tbody tr"); rows[rows.length - 1].click(); return true; })()`)
+	poll(t, p, fmt.Sprintf(`window.__play.state.nextId > %d && window.__play.ready()`, before+1), 30*time.Second)
+	if got := eval[string](t, p, `document.getElementById("f-seed").value`); got != seed {
+		t.Errorf("the replay runs seed %q, want %s", got, seed)
+	}
+}
+
+// checkCompare compares two seeds of stealing.star (whose steal order the
+// seed draws) side by side.
+func checkCompare(t *testing.T, p *page) {
+	runInPage(t, p, "stealing.star", exampleSrc(t, "stealing.star"), nil)
+	before := eval[int](t, p, `window.__play.state.nextId`)
+	eval[bool](t, p, `document.getElementById("c-a").value = "--seed=1", document.getElementById("c-b").value = "--seed=2", document.getElementById("compare").click(), true`)
+	poll(t, p, fmt.Sprintf(`window.__play.state.nextId > %d && window.__play.ready()`, before+1), 30*time.Second)
+	first := eval[string](t, p, `document.getElementById("c-first").textContent`)
+	if !strings.Contains(first, "part at event") {
+		t.Errorf("compare says %q", first)
+	}
+	if n := eval[int](t, p, `document.querySelectorAll("#c-tra .first, #c-trb .first").length`); n != 2 {
+		t.Errorf("%d marked first differing events, want one on each side", n)
+	}
+}
+
+// playScreenshot keeps docs/playground.png, the README's picture of the
+// page: stealing.star on 4 Ps, stepped to a steal.
+func playScreenshot(t *testing.T, p *page) {
+	runInPage(t, p, "stealing.star", exampleSrc(t, "stealing.star"), nil)
+	await[bool](t, p, `window.__play.stepTo(24).then(function () { return true; })`)
+	png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("../../docs/playground.png", png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote docs/playground.png (%d bytes)", len(png))
+}

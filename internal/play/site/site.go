@@ -1,0 +1,164 @@
+// Package site builds the playground's static site: the page (files/,
+// embedded: index.html, play.js, play.css, worker.js), Go's own
+// wasm_exec.js from $(go env GOROOT)/lib/wasm, and the engine, package
+// internal/play/wasm built by the go command with GOOS=js GOARCH=wasm.
+// The site is a directory of static files: any static file server
+// serves it, and it loads nothing from anywhere else.
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Files is the page.
+//
+//go:embed files
+var Files embed.FS
+
+// EnginePackage is the import path of the engine's main package.
+const EnginePackage = "github.com/schedlab/schedlab/internal/play/wasm"
+
+// Module is the module path of schedlab, whose source a build needs.
+const Module = "github.com/schedlab/schedlab"
+
+// A Builder builds sites from a source tree of schedlab.
+type Builder struct {
+	Root string // the module's root directory (where go.mod is)
+	Go   string // the go command; "" means "go" on PATH
+}
+
+// FindRoot returns the root of the schedlab module that holds dir, or an
+// error that says the playground is built from a checkout.
+func FindRoot(dir string) (string, error) {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for {
+		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			if first, _, _ := strings.Cut(string(data), "\n"); strings.TrimSpace(first) == "module "+Module {
+				return d, nil
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", fmt.Errorf("%s is not inside a source tree of %s: the playground's engine is built from the source with the go command; run schedlab play in a checkout (go run ./cmd/schedlab play)", dir, Module)
+		}
+		d = parent
+	}
+}
+
+func (b *Builder) goCmd(args ...string) *exec.Cmd {
+	g := b.Go
+	if g == "" {
+		g = "go"
+	}
+	cmd := exec.Command(g, args...)
+	cmd.Dir = b.Root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
+	return cmd
+}
+
+// output runs the go command and returns its stdout, or an error with its
+// stderr.
+func (b *Builder) output(args ...string) ([]byte, error) {
+	cmd := b.goCmd(args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return nil, fmt.Errorf("go %s: %s", strings.Join(args, " "), msg)
+	}
+	return out, nil
+}
+
+// Version returns the version of the engine the source tree builds:
+// "devel-" and 12 hex digits of a SHA-256 over the Go version and every
+// file of the module that the engine is built from (its packages' Go and
+// embedded files, go.mod and go.sum). Two trees that build the same
+// engine have the same version; a change to the engine changes it.
+func (b *Builder) Version() (string, error) {
+	out, err := b.output("list", "-deps", "-f",
+		`{{if .Module}}{{if .Module.Main}}{{.Dir}}{{range .GoFiles}}|{{.}}{{end}}{{range .EmbedFiles}}|{{.}}{{end}}{{"\n"}}{{end}}{{end}}`,
+		EnginePackage)
+	if err != nil {
+		return "", err
+	}
+	gover, err := b.output("env", "GOVERSION")
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", bytes.TrimSpace(gover))
+	lines := append(strings.Split(strings.TrimSpace(string(out)), "\n"), b.Root+"|go.mod|go.sum")
+	for _, line := range lines {
+		fields := strings.Split(line, "|")
+		dir := fields[0]
+		for _, name := range fields[1:] {
+			path := filepath.Join(dir, name)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return "", err
+			}
+			rel, _ := filepath.Rel(b.Root, path)
+			fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(rel), len(data))
+			h.Write(data)
+		}
+	}
+	return "devel-" + hex.EncodeToString(h.Sum(nil))[:12], nil
+}
+
+// Build writes the site into dir, which must exist and is expected to be
+// empty, and returns the engine's version.
+func (b *Builder) Build(dir string) (string, error) {
+	version, err := b.Version()
+	if err != nil {
+		return "", err
+	}
+	wasm := filepath.Join(dir, "engine.wasm")
+	if _, err := b.output("build", "-trimpath", "-ldflags=-s -w -X main.version="+version, "-o", wasm, EnginePackage); err != nil {
+		return "", err
+	}
+	goroot, err := b.output("env", "GOROOT")
+	if err != nil {
+		return "", err
+	}
+	execJS, err := os.ReadFile(filepath.Join(string(bytes.TrimSpace(goroot)), "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		return "", fmt.Errorf("Go's wasm_exec.js: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), execJS, 0o644); err != nil {
+		return "", err
+	}
+	err = fs.WalkDir(Files, "files", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := Files.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(path, "/index.html") {
+			data = bytes.ReplaceAll(data, []byte("{{VERSION}}"), []byte(version))
+		}
+		return os.WriteFile(filepath.Join(dir, strings.TrimPrefix(path, "files/")), data, 0o644)
+	})
+	if err != nil {
+		return "", err
+	}
+	return version, nil
+}

@@ -1,0 +1,229 @@
+// Stepping a run: the playground's picture at any scheduling event.
+//
+// A Stepper runs a script as `schedlab run` does (lang.RunFile with the
+// same settings) on a goroutine of its own, with a tracer that counts the
+// run's scheduling events (not its prints, as the REPL's :step does not)
+// and pauses the run right after the event asked for, in the middle of
+// the action that emitted it. While it is paused the host reads the
+// Machine: the views of :ps and :runq (package views), the event's line of
+// the text trace, the output so far. Going forward resumes the run; going
+// back replays it from the start, which determinism makes exact: the
+// same script, flags and seed give the same events, so event k of a
+// replay is event k of the run.
+//
+// Channel operations order the two sides, so exactly one of them touches
+// the Machine at a time (as lang.Session does for the REPL). A stepper
+// that is closed before its run ends stops it: the Machine is interrupted
+// and every Starlark thread of the run cancelled, so that the run ends at
+// its next instruction and its goroutine exits.
+
+package play
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strings"
+	"sync"
+
+	"go.starlark.net/starlark"
+
+	"github.com/schedlab/schedlab/internal/cli"
+	"github.com/schedlab/schedlab/internal/views"
+	"github.com/schedlab/schedlab/lang"
+	"github.com/schedlab/schedlab/runtime"
+	"github.com/schedlab/schedlab/trace"
+)
+
+// errClosed is what a closed stepper's run is interrupted with.
+var errClosed = errors.New("stepper closed")
+
+// A Stepper is one run of a script that can be paused after any event.
+// Its methods must be called from one goroutine.
+type Stepper struct {
+	filename string
+	src      []byte
+	settings *cli.Settings
+
+	m       *runtime.Machine
+	events  int    // scheduling events so far
+	target  int    // pause after this many; math.MaxInt for none
+	line    string // the text trace's line of the last event
+	out     bytes.Buffer
+	pausec  chan struct{} // tracer → host: paused
+	resumec chan bool     // host → tracer: go on (true) or stop (false)
+	donec   chan struct{} // closed when the run ended
+	code    int           // the run's exit status, once done
+	done    bool
+	closing bool
+
+	mu      sync.Mutex // guards threads
+	threads []*starlark.Thread
+}
+
+// NewStepper returns a stepper for the script with the run flags args,
+// paused before its first event. A bad flag or directive is an error
+// with the text `schedlab run` prints for it.
+func NewStepper(filename string, src []byte, args []string) (*Stepper, error) {
+	s, err := cli.PageSettings(filename, src, args)
+	if err != nil {
+		return nil, err
+	}
+	return &Stepper{filename: filename, src: src, settings: s, target: 0}, nil
+}
+
+// start begins the run; it pauses at the first event past target.
+func (st *Stepper) start() {
+	st.pausec = make(chan struct{})
+	st.resumec = make(chan bool)
+	st.donec = make(chan struct{})
+	opts := st.settings.Options(cli.Host{}, st.filename, &st.out, &st.out)
+	// A stepped run waits for the person looking at it: the wall clock
+	// and the memory watchdog are the host's (the page bounds each
+	// advance itself, and stops the worker).
+	opts.Timeout, opts.MaxMemory, opts.OnMemoryOverrun = 0, 0, nil
+	opts.Tracer = st
+	opts.OnStart = func(m *runtime.Machine) { st.m = m }
+	opts.OnThread = func(th *starlark.Thread) {
+		st.mu.Lock()
+		st.threads = append(st.threads, th)
+		st.mu.Unlock()
+	}
+	go func() {
+		defer close(st.donec)
+		res := lang.RunFile(st.filename, st.src, opts)
+		st.code = res.ExitCode
+	}()
+	st.wait()
+}
+
+// Event is the stepper's tracer. It runs on the run's goroutine, while
+// the host waits.
+func (st *Stepper) Event(ev *runtime.Event) {
+	if ev.Kind == runtime.EvPrint || st.closing {
+		return
+	}
+	st.events++
+	st.line = strings.TrimSuffix(string(trace.AppendText(nil, ev)), "\n")
+	if st.events < st.target {
+		return
+	}
+	st.pausec <- struct{}{}
+	if !<-st.resumec {
+		st.stopRun()
+	}
+}
+
+// stopRun ends the run at its next instruction. It runs on the run's
+// goroutine.
+func (st *Stepper) stopRun() {
+	st.closing = true
+	st.m.Interrupt(errClosed)
+	st.mu.Lock()
+	for _, th := range st.threads {
+		th.Cancel(errClosed.Error())
+	}
+	st.mu.Unlock()
+}
+
+// wait waits until the run pauses or ends.
+func (st *Stepper) wait() {
+	select {
+	case <-st.pausec:
+	case <-st.donec:
+		st.done = true
+	}
+}
+
+// Events returns the number of events so far: where the stepper is.
+func (st *Stepper) Events() int { return st.events }
+
+// Done reports whether the run has ended.
+func (st *Stepper) Done() bool { return st.done }
+
+// Forward runs n more events, or to the end of the run.
+func (st *Stepper) Forward(n int) {
+	if st.done || n <= 0 {
+		return
+	}
+	if n > math.MaxInt-st.events {
+		st.target = math.MaxInt
+	} else {
+		st.target = st.events + n
+	}
+	if st.pausec == nil {
+		st.start()
+		return
+	}
+	st.resumec <- true
+	st.wait()
+}
+
+// Close stops the run if it has not ended.
+func (st *Stepper) Close() {
+	if st.pausec == nil || st.done {
+		return
+	}
+	st.resumec <- false
+	<-st.donec
+	st.done = true
+}
+
+// A Picture is the state of a run after some event: what the playground
+// draws, and the REPL's :ps, :runq and :ms text of that state.
+type Picture struct {
+	Step   int               `json:"step"`     // events so far
+	Done   bool              `json:"done"`     // the run ended
+	Code   int               `json:"code"`     // its exit status, when Done
+	Line   string            `json:"line"`     // the text trace's line of the last event
+	Output string            `json:"output"`   // the program's output and reports so far (stdout and stderr)
+	Time   int64             `json:"time"`     // virtual ns
+	Gs     []views.Goroutine `json:"gs"`       // :ps
+	Runq   views.Runq        `json:"runq"`     // :runq, and the Ms
+	PS     string            `json:"ps"`       // the text of :ps
+	RunqT  string            `json:"runqText"` // of :runq
+	MsT    string            `json:"msText"`   // of :ms
+}
+
+// Picture returns the state the stepper is paused in (the state at the end
+// when the run is over).
+func (st *Stepper) Picture() *Picture {
+	p := &Picture{Step: st.events, Done: st.done, Line: st.line, Output: st.out.String()}
+	if st.done {
+		p.Code = st.code
+	}
+	if st.m == nil {
+		// Before the first event there is no Machine yet.
+		p.Gs = []views.Goroutine{}
+		p.Runq = views.Runq{Ps: []views.P{}, Global: []int64{}, IdlePs: []int{}, Spinning: []int{}, Ms: []views.M{}}
+	} else {
+		p.Gs = views.PS(st.m)
+		if p.Gs == nil {
+			p.Gs = []views.Goroutine{}
+		}
+		p.Runq = views.RunqOf(st.m.Snapshot())
+		p.Time = p.Runq.Time
+	}
+	var b bytes.Buffer
+	views.WritePS(&b, p.Gs, nil)
+	p.PS = b.String()
+	b.Reset()
+	views.WriteRunq(&b, p.Runq, nil)
+	p.RunqT = b.String()
+	b.Reset()
+	views.WriteMs(&b, p.Runq)
+	p.MsT = b.String()
+	return p
+}
+
+// Goto returns a stepper paused after event k of the same run: st itself
+// moved forward, or, for an earlier event, a replay from the start (st is
+// closed then).
+func (st *Stepper) Goto(k int) *Stepper {
+	if k < st.events {
+		st.Close()
+		st = &Stepper{filename: st.filename, src: st.src, settings: st.settings}
+	}
+	st.Forward(k - st.events)
+	return st
+}
