@@ -72,9 +72,10 @@ func fieldsOf(k runtime.EventKind) fieldSet {
 
 // Where a readied or created G was put: the Arg of GoCreate and GoUnblock.
 const (
-	queueRunq    = 0 // the tail of the P's local ring
-	queueRunnext = 1 // the P's runnext slot
-	queueGlobal  = 2 // the global run queue
+	queueRunq    = 0  // the tail of the P's local ring
+	queueRunnext = 1  // the P's runnext slot
+	queueGlobal  = 2  // the global run queue
+	queueUnknown = -1 // not known: a real trace read back does not say (internal/realtrace)
 )
 
 // queueName names the queue of a GoCreate or GoUnblock Arg, or returns ""
@@ -87,6 +88,8 @@ func queueName(arg int64) string {
 		return "runnext"
 	case queueGlobal:
 		return "global"
+	case queueUnknown:
+		return "unknown"
 	}
 	return ""
 }

@@ -13,6 +13,7 @@
 //	play     serve the playground: the engine in the browser
 //	test     compare scripts' output with golden files
 //	calibrate measure this machine's Go runtime and write a costs profile
+//	timeline draw a Go execution trace as an HTML timeline
 //	version  print the version of schedlab, Go and the trace format
 //	help     show help for a command
 //
@@ -56,6 +57,7 @@ func init() {
 		{name: "play", short: "serve the playground: the engine in the browser, the M:P:G picture live", run: hostless(playCmd), help: playHelp},
 		{name: "test", short: "compare scripts' output with golden files", run: testCmd, help: testHelp},
 		{name: "calibrate", short: "measure this machine's Go runtime and write a costs profile", run: hostless(calibrateCmd), help: calibrateHelp},
+		{name: "timeline", short: "draw a Go execution trace (a real program's, or --go-trace's) as an HTML timeline", run: hostless(timelineCmd), help: timelineHelp},
 		{name: "version", short: "print the version of schedlab, Go and the trace format", run: hostless(versionCmd), help: versionHelp},
 		{name: "help", short: "show help for a command", run: hostless(helpCmd), help: helpHelp},
 	}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// goToolTrace starts `go tool trace` on file, serving its web UI on a
+// free port of the loopback interface, and returns the UI's address. It
+// stops the tool when the test ends.
+func goToolTrace(t *testing.T, file string) string {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, goCmd, "tool", "trace", "-http=127.0.0.1:0", file)
+	cmd.Env = append(os.Environ(), "BROWSER=true") // the tool opens $BROWSER: here, nothing
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		cmd.Wait()
+	})
+	addr := make(chan string, 1)
+	var lines []string
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		re := regexp.MustCompile(`listening on (http://\S+)`)
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+		close(addr)
+	}()
+	select {
+	case a, ok := <-addr:
+		if !ok {
+			t.Fatalf("go tool trace ended without serving:\n%s", strings.Join(lines, "\n"))
+		}
+		return a
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("go tool trace did not start serving in 2m")
+	}
+	return ""
+}
+
+// TestGoToolTraceInBrowser opens `go tool trace`'s web UI of a simulated
+// run (examples/stealing.star, --go-trace) in headless Chromium and finds
+// the example's goroutines in its goroutine analysis and its proc view:
+// the 16 jobs as "job", G1 as "main", and the four Ps as Proc 0..3
+// with runs of the jobs on them.
+func TestGoToolTraceInBrowser(t *testing.T) {
+	browser := findBrowser(t)
+	file := filepath.Join(t.TempDir(), "s.trace")
+	if _, stderr, code := schedlab(t, "run", "--go-trace", file, "../../examples/stealing.star"); code != 0 {
+		t.Fatalf("schedlab run: exit %d: %s", code, stderr)
+	}
+	addr := goToolTrace(t, file)
+	bctx := newBrowser(t, browser)
+	ctx, cancel := chromedp.NewContext(bctx)
+	defer cancel()
+
+	// The goroutine analysis groups goroutines by their entry function.
+	if err := chromedp.Do(ctx, chromedp.Navigate(addr+"/goroutines")); err != nil {
+		t.Fatal(err)
+	}
+	body, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"job", "main"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("goroutine analysis does not list %q:\n%.1500s", want, body)
+		}
+	}
+	href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(Array.from(document.links).find(a => a.textContent.trim() === "job") || {}).href || ""`))
+	if err != nil || href == "" {
+		t.Fatalf("no link to the job goroutines (%v):\n%.1500s", err, body)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(href)); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`Array.from(document.links).map(a => a.textContent.trim()).filter(s => /^[0-9]+$/.test(s))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 16 {
+		t.Errorf("the job group lists %d goroutines, want 16: %v", len(ids), ids)
+	}
+
+	// The proc view: the trace viewer's model has a thread per P, and
+	// slices named after the goroutines that ran there.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(addr+"/trace?view=proc")); err != nil {
+		t.Fatal(err)
+	}
+	type procView struct {
+		Threads []string `json:"threads"`
+		Jobs    int      `json:"jobs"`
+	}
+	pv, err := chromedp.Run(ctx, chromedp.Poll[procView](`(function () {
+		var v = document.querySelector("tr-ui-timeline-view");
+		if (!v || !v.model) return null;
+		var threads = [], jobs = 0;
+		v.model.getAllThreads().forEach(function (th) {
+			threads.push(th.name || "");
+			th.sliceGroup.slices.forEach(function (s) { if (/^G[0-9]+ job$/.test(s.title)) jobs++; });
+		});
+		return threads.length ? { threads: threads, jobs: jobs } : null;
+	})()`, chromedp.WithPollingTimeout(time.Minute)))
+	if err != nil {
+		t.Fatalf("the proc view did not load: %v", err)
+	}
+	t.Logf("go tool trace: %d goroutines in the job group; the proc view has threads %q and %d runs of job goroutines", len(ids), pv.Threads, pv.Jobs)
+	for p := range 4 {
+		want := fmt.Sprintf("Proc %d", p)
+		found := false
+		for _, th := range pv.Threads {
+			found = found || th == want
+		}
+		if !found {
+			t.Errorf("the proc view has no %q: %q", want, pv.Threads)
+		}
+	}
+	if pv.Jobs < 16 {
+		t.Errorf("the proc view has %d runs of job goroutines, want at least 16", pv.Jobs)
+	}
+	if !*update {
+		return
+	}
+	// The picture: the proc view without the viewer's banner about its
+	// web-components polyfill, cut below the lanes.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(function () {
+		var found = false;
+		(function walk(root) {
+			Array.prototype.forEach.call(root.querySelectorAll("*"), function (el) {
+				if (!found && el.tagName === "BUTTON" && el.textContent.trim() === "Hide") { el.click(); found = true; }
+				if (el.shadowRoot) walk(el.shadowRoot);
+			});
+		})(document);
+		return found;
+	})()`)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second) // let the viewer draw
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	png, err := cropPNG(shot, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pngFile = "../../docs/go-tool-trace-stealing.png"
+	if err := os.WriteFile(pngFile, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s (%d bytes)", pngFile, len(png))
+}
+
+// cropPNG returns the top height pixels of the PNG image data.
+func cropPNG(data []byte, height int) ([]byte, error) {
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	b := img.Bounds()
+	b.Max.Y = min(b.Max.Y, b.Min.Y+height)
+	sub, ok := img.(interface {
+		SubImage(r image.Rectangle) image.Image
+	})
+	if !ok {
+		return data, nil
+	}
+	var out bytes.Buffer
+	if err := png.Encode(&out, sub.SubImage(b)); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
