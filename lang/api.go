@@ -26,6 +26,10 @@ type Options struct {
 	Tracer        runtime.Tracer
 	PrintsInTrace bool
 
+	// Alive lists every goroutine still alive when main returns, on
+	// Stderr; without it only the leaked ones are (--alive).
+	Alive bool
+
 	// Limits; zero means none.
 	MaxSteps      uint64        // Starlark steps over all goroutines (--max-steps)
 	MaxGoroutines int           // goroutines alive at once (--max-goroutines)
@@ -170,7 +174,11 @@ func (r *run) runMain(mod *module) *Result {
 	if res.Outcome == runtime.Exited || res.Outcome == runtime.Deadlock {
 		r.markLeaks() // Go 1.26's leak detection, at the end
 	}
-	code := WriteOutcome(stderr, m, res)
+	write := WriteOutcome
+	if opts.Alive {
+		write = WriteOutcomeAlive
+	}
+	code := write(stderr, m, res)
 	out := *res
 	var le *runtime.LimitError
 	if out.Outcome == runtime.Canceled && errors.As(out.Err, &le) {

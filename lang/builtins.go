@@ -28,24 +28,42 @@ type builtinFunc func(r *run, thread *starlark.Thread, b *starlark.Builtin, args
 // builtins is the table of predeclared names. print overrides Starlark's
 // own print.
 var builtins = map[string]builtinFunc{
-	"after":      after,
-	"assert":     assert_,
-	"chan":       chan_,
-	"current":    current,
-	"gomaxprocs": gomaxprocs,
-	"gosched":    gosched,
-	"mutex":      mutex,
-	"now":        now,
-	"park":       park,
-	"print":      print_,
-	"ready":      ready,
-	"select":     select_,
-	"sleep":      sleep,
-	"spawn":      spawn,
-	"stats":      stats,
-	"syscall":    syscall,
-	"waitgroup":  waitgroup,
-	"work":       work,
+	"after":         after,
+	"after_func":    afterFunc,
+	"assert":        assert_,
+	"atomic_int":    atomicInt,
+	"background":    background,
+	"cap":           cap_,
+	"chan":          chan_,
+	"cond":          cond,
+	"current":       current,
+	"gomaxprocs":    gomaxprocs,
+	"gosched":       gosched,
+	"mutex":         mutex,
+	"nil_chan":      nilChan,
+	"now":           now,
+	"once":          once,
+	"park":          park,
+	"print":         print_,
+	"printf":        printf,
+	"println":       println_,
+	"ready":         ready,
+	"rwmutex":       rwmutex,
+	"select":        select_,
+	"semaphore":     semaphore,
+	"sleep":         sleep,
+	"spawn":         spawn,
+	"sprintf":       sprintf,
+	"stats":         stats,
+	"syscall":       syscall,
+	"tick":          tick,
+	"ticker":        ticker,
+	"timer":         timer_,
+	"waitgroup":     waitgroup,
+	"with_cancel":   withCancel,
+	"with_deadline": withDeadline,
+	"with_timeout":  withTimeout,
+	"work":          work,
 }
 
 // Builtins returns a new dict of the language's predeclared names (spawn,
@@ -90,8 +108,15 @@ func spawn(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if thread.CallStackDepth() > 1 {
 		child.site = thread.CallFrame(1)
 	}
+	return gr.spawn(child, nil)
+}
+
+// spawn starts goroutine child, made by gr, running body (nil: child's
+// function with its arguments), and returns its task.
+func (gr *goroutine) spawn(child *goroutine, body func() error) (starlark.Value, error) {
+	r := gr.run
 	gr.account()
-	f := child.main(nil)
+	f := child.main(body)
 	if r.wrapGoroutine != nil {
 		f = r.wrapGoroutine(f)
 	}
@@ -191,7 +216,10 @@ func chan_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 
 // select(*cases, default=False) → (index, value, ok): Go's select. index
 // is the case chosen (-1 for default), value the value received (None for
-// a send), ok false only for a receive from a closed channel.
+// a send), ok false only for a receive from a closed channel. A case may be
+// None, a case on the nil channel (never ready), and the cases may come as
+// one list, select([c1, c2], default=True), since Starlark's grammar allows
+// no keyword argument after *cases.
 func select_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	dflt := false
 	if len(kwargs) > 0 {
@@ -206,10 +234,22 @@ func select_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if len(args) > len(buf) {
 		cases = make([]runtime.SelectCase, 0, len(args))
 	}
+	if len(args) == 1 {
+		if l, ok := args[0].(*starlark.List); ok {
+			args = make(starlark.Tuple, l.Len())
+			for i := range args {
+				args[i] = l.Index(i)
+			}
+		}
+	}
 	for i, arg := range args {
+		if arg == starlark.None {
+			cases = append(cases, runtime.SelectCase{Dir: runtime.SelectRecv})
+			continue
+		}
 		sc, ok := arg.(*SelectCase)
 		if !ok {
-			return nil, fmt.Errorf("%s: argument %d: got %s, want a case made by ch.on_recv() or ch.on_send(v)", b.Name(), i+1, arg.Type())
+			return nil, fmt.Errorf("%s: argument %d: got %s, want a case made by ch.on_recv() or ch.on_send(v), or None", b.Name(), i+1, arg.Type())
 		}
 		cases = append(cases, runtime.SelectCase{Dir: sc.dir, Chan: sc.c.ch, Send: sc.v})
 	}
@@ -291,14 +331,22 @@ func unpackDefault(b *starlark.Builtin, kwargs []starlark.Tuple, dflt *bool) err
 	return err
 }
 
-// sleep(d): time.Sleep on the virtual clock.
+// sleep(d): time.Sleep on the virtual clock; d <= 0 returns at once, as
+// timeSleep does.
 func sleep(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	gr, d, err := durationArg(r, thread, b, args, kwargs)
+	d, err := unpackDuration(b, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
+	gr, err := r.goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	if d <= 0 {
+		return starlark.None, nil
+	}
 	gr.account()
-	gr.g.Sleep(d)
+	gr.g.Sleep(int64(d))
 	gr.arm()
 	return starlark.None, nil
 }
@@ -327,7 +375,7 @@ func syscall(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 	return starlark.None, nil
 }
 
-// durationArg unpacks the one non-negative duration d of sleep, work and
+// durationArg unpacks the one non-negative duration d of work and
 // syscall.
 func durationArg(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (*goroutine, int64, error) {
 	d, err := unpackDuration(b, args, kwargs)

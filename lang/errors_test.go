@@ -181,6 +181,23 @@ created by <toplevel> in goroutine 1
 `,
 		},
 		{
+			name: "alive but not leaked: silent, as Go",
+			files: map[string]string{"main.star": `def blocked(ch):
+    ch.recv()
+
+def never():
+    pass
+
+ch = chan()
+spawn(blocked, ch)
+sleep(1)
+spawn(never)
+print("main returns")
+`},
+			code:   0,
+			stdout: "main returns\n",
+		},
+		{
 			name: "leak summary",
 			files: map[string]string{"main.star": `def blocked(ch):
     ch.recv()
@@ -194,6 +211,7 @@ sleep(1)
 spawn(never)
 print("main returns")
 `},
+			opts:   Options{Alive: true},
 			code:   0,
 			stdout: "main returns\n",
 			stderr: `schedlab: main returned with 2 goroutines still alive:

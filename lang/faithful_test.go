@@ -21,13 +21,22 @@ import (
 //
 // and checks that NAME.want still says what Go does. Nothing is cached:
 // the twin is run every time.
-func TestFaithful(t *testing.T) {
-	stars, err := filepath.Glob("testdata/faithful/*.star")
+func TestFaithful(t *testing.T) { testFaithful(t, "testdata/faithful") }
+
+// TestGoByExample does what TestFaithful does for examples/gobyexample:
+// every concurrency chapter of Go by Example, written with the builtins,
+// next to its Go program and what that program printed.
+func TestGoByExample(t *testing.T) { testFaithful(t, "../examples/gobyexample") }
+
+// testFaithful checks every NAME.star of dir against NAME.want, and unless
+// -short, NAME.go under the real runtime against NAME.want.
+func testFaithful(t *testing.T, dir string) {
+	stars, err := filepath.Glob(filepath.Join(dir, "*.star"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(stars) == 0 {
-		t.Skip("no testdata/faithful/*.star yet")
+		t.Fatalf("no %s/*.star", dir)
 	}
 	goTool, goErr := exec.LookPath("go")
 	for _, star := range stars {

@@ -110,7 +110,8 @@ func (r *run) waitObjects(g *runtime.G) (objs []any, candidate bool) {
 		}
 	}
 	switch g.WaitReason() {
-	case runtime.WaitReasonSelectNoCases, runtime.WaitReasonChanReceiveNilChan, runtime.WaitReasonChanSendNilChan:
+	case runtime.WaitReasonSelectNoCases, runtime.WaitReasonChanReceiveNilChan, runtime.WaitReasonChanSendNilChan,
+		runtime.WaitReasonSelect: // a select whose every case is on the nil channel
 		return nil, true // blocked on nothing: forever
 	}
 	return nil, false // asleep, or waiting for the host
@@ -170,6 +171,11 @@ func (r *run) findLeaks(extra []starlark.StringDict) []*runtime.G {
 	}
 	for _, c := range r.m.PendingAfterChans() {
 		lc.reach(c)
+	}
+	for _, d := range r.m.PendingFuncData() {
+		if v, ok := d.(starlark.Value); ok {
+			lc.push(v) // what an after_func goroutine will run
+		}
 	}
 
 	// To a fixpoint: walk what each goroutine that can run holds.
@@ -350,6 +356,15 @@ func (lc *leakCheck) value(v starlark.Value) {
 	case *starlarkstruct.Module:
 		if lc.first(v) {
 			lc.dict(v.Members)
+		}
+	case leakHolder:
+		if lc.first(v) {
+			for _, o := range v.leakObjects() {
+				lc.reach(o)
+			}
+			for _, x := range v.leakValues() {
+				lc.push(x)
+			}
 		}
 	default:
 		if x, ok := cellValue(v); ok && lc.first(v) {

@@ -328,7 +328,7 @@ f()
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, res := runSrc(t, tc.src, Options{})
+			_, stderr, res := runSrc(t, tc.src, Options{Alive: true})
 			if res.ExitCode != tc.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", res.ExitCode, tc.code, stderr)
 			}
@@ -475,7 +475,7 @@ func TestLeakDeepValue(t *testing.T) {
 keep = f()
 sleep(1)
 `
-	_, stderr, res := runSrc(t, src, Options{})
+	_, stderr, res := runSrc(t, src, Options{Alive: true})
 	leaked, alive := leakedIn(stderr)
 	if res.ExitCode != 0 || len(leaked) != 0 || !slices.Equal(alive, []int64{2, 3}) {
 		t.Errorf("exit %d, leaked %v of %v; stderr:\n%s", res.ExitCode, leaked, alive, stderr)

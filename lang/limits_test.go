@@ -31,7 +31,7 @@ print("main returns")
 // at the default step budget that stands for the 10ms slice, and the other
 // goroutines run.
 func TestTightLoopPreempted(t *testing.T) {
-	stdout, stderr, res := runSrc(t, spinThenOther, Options{Preempt: true})
+	stdout, stderr, res := runSrc(t, spinThenOther, Options{Preempt: true, Alive: true})
 	if res.ExitCode != 0 || stdout != "other ran\nmain returns\n" {
 		t.Fatalf("exit %d, stdout %q; stderr:\n%s", res.ExitCode, stdout, stderr)
 	}

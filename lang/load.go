@@ -34,13 +34,14 @@ import (
 )
 
 // fileOptions is the dialect: while loops, top-level for/if, global
-// reassignment and set; recursion stays off.
+// reassignment, set, and recursion, as in Go, up to Starlark's depth limit
+// (see stackOverflow).
 var fileOptions = &syntax.FileOptions{
 	Set:             true,
 	While:           true,
 	TopLevelControl: true,
 	GlobalReassign:  true,
-	Recursion:       false,
+	Recursion:       true,
 }
 
 // FileOptions returns the dialect of the language.
@@ -111,11 +112,11 @@ func (r *run) compile(path string, src []byte, chain []string) (*module, error) 
 		// drop the rest silently: say so, as Go's compiler does.
 		return nil, syntax.Error{Pos: positionOf(path, src, i), Msg: "invalid NUL character"}
 	}
-	_, prog, err := starlark.SourceProgramOptions(fileOptions, path, src, r.predeclared.Has)
+	f, prog, err := starlark.SourceProgramOptions(fileOptions, path, src, r.predeclared.Has)
 	if err != nil {
-		if se, ok := err.(syntax.Error); ok && atYield(src, se.Pos) {
-			return nil, &yieldError{err: se}
-		}
+		return nil, withGoHints(src, err)
+	}
+	if err := checkGoArrow(f); err != nil {
 		return nil, err
 	}
 	mod := &module{path: path, prog: prog}

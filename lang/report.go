@@ -57,8 +57,14 @@ func FormatCompileError(err error) string {
 	var se syntax.Error
 	var le *LoadError
 	var ye *yieldError
+	var he *hintError
 	hint := errors.As(err, &ye)
 	switch {
+	case errors.As(err, &he):
+		fmt.Fprintf(&b, "%s\n", he.err.Error())
+		for _, h := range he.hints {
+			fmt.Fprintf(&b, "%s\n", h)
+		}
 	case errors.As(err, &rl):
 		for _, e := range rl {
 			fmt.Fprintf(&b, "%s%s\n", e.Error(), spellingHint(e.Msg))
@@ -84,6 +90,9 @@ func spellingHint(msg string) string {
 	if !ok {
 		return ""
 	}
+	if g, ok := goNames[name]; ok {
+		return " (Go's " + g + ")"
+	}
 	best, bestDist := "", 1+len(name)/4
 	for _, names := range [][]string{slices.Sorted(maps.Keys(builtins)), starlark.Universe.Keys()} {
 		for _, cand := range names {
@@ -105,26 +114,48 @@ func spellingHint(msg string) string {
 // is closed, while the goroutines' stacks are still there. The report is
 // buffered: a dump of a hundred thousand goroutines is a few large
 // writes, not a million small ones.
+//
+// When main returned, only the goroutines marked leaked are listed, as Go
+// 1.26's goroutineleak profile would show them: a goroutine that is merely
+// still alive (a ticker's reader, a worker between jobs) is what a Go
+// program leaves behind silently. WriteOutcomeAlive lists them all.
 func WriteOutcome(w io.Writer, m *runtime.Machine, res *runtime.Result) int {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	defer bw.Flush()
-	return writeOutcome(bw, m, res)
+	return writeOutcome(bw, m, res, false)
 }
 
-func writeOutcome(w io.Writer, m *runtime.Machine, res *runtime.Result) int {
+// WriteOutcomeAlive is WriteOutcome, but when main returned it lists every
+// goroutine still alive, leaked or not (schedlab run --alive).
+func WriteOutcomeAlive(w io.Writer, m *runtime.Machine, res *runtime.Result) int {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	defer bw.Flush()
+	return writeOutcome(bw, m, res, true)
+}
+
+func writeOutcome(w io.Writer, m *runtime.Machine, res *runtime.Result, alive bool) int {
 	switch res.Outcome {
 	case runtime.Exited:
-		if gs := m.Goroutines(); len(gs) > 0 {
-			noun := "goroutines"
-			if len(gs) == 1 {
-				noun = "goroutine"
-			}
+		gs := m.Goroutines()
+		n := countLeaked(gs)
+		switch {
+		case len(gs) == 0 || !alive && n == 0:
+		case alive:
 			leaked := ""
-			if n := countLeaked(gs); n > 0 {
+			if n > 0 {
 				leaked = fmt.Sprintf(" (%d leaked)", n)
 			}
-			fmt.Fprintf(w, "schedlab: main returned with %d %s still alive%s:\n\n", len(gs), noun, leaked)
+			fmt.Fprintf(w, "schedlab: main returned with %d %s still alive%s:\n\n", len(gs), plural(len(gs), "goroutine"), leaked)
 			writeGoroutines(w, gs)
+		default:
+			var leaked []*runtime.G
+			for _, g := range gs {
+				if g.Status() == runtime.Gleaked {
+					leaked = append(leaked, g)
+				}
+			}
+			fmt.Fprintf(w, "schedlab: main returned with %d leaked %s (of %d still alive; --alive lists them all):\n\n", n, plural(n, "goroutine"), len(gs))
+			writeGoroutines(w, leaked)
 		}
 		return ExitOK
 	case runtime.Panicked:
@@ -222,7 +253,18 @@ func writeGoroutine(w io.Writer, g *runtime.G, leaked bool) {
 	if gr == nil {
 		return
 	}
-	for _, fr := range gr.backtrace() {
+	frames := gr.backtrace()
+	for i, fr := range frames {
+		if n := len(frames); n > tracebackInnerFrames+tracebackOuterFrames {
+			// As Go's traceback: the innermost and outermost frames
+			// only, of a deep recursion.
+			if i == tracebackInnerFrames {
+				fmt.Fprintf(w, "  ...%d frames elided...\n", n-tracebackInnerFrames-tracebackOuterFrames)
+			}
+			if i >= tracebackInnerFrames && i < n-tracebackOuterFrames {
+				continue
+			}
+		}
 		fmt.Fprintf(w, "  %s: in %s\n", fr.Pos, fr.Name)
 	}
 	if gr.parent != 0 {
@@ -232,6 +274,14 @@ func writeGoroutine(w io.Writer, g *runtime.G, leaked bool) {
 		}
 	}
 }
+
+// The frames a goroutine's backtrace shows at most, innermost and
+// outermost, as traceback.go's tracebackInnerFrames and
+// tracebackOuterFrames.
+const (
+	tracebackInnerFrames = 50
+	tracebackOuterFrames = 50
+)
 
 // goroutineStatus is what Go's dump shows in brackets: the wait reason of
 // a waiting goroutine, else its state, and " (leaked)" after the wait
@@ -245,6 +295,14 @@ func goroutineStatus(g *runtime.G) string {
 		s += " (leaked)"
 	}
 	return s
+}
+
+// plural returns noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
 }
 
 // countLeaked returns how many of gs are marked leaked.

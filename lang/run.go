@@ -229,6 +229,18 @@ func (r *run) print(gr *goroutine, s string) {
 	io.WriteString(r.stdout, s+"\n")
 }
 
+// write writes s as it is (printf, println): to Stdout, and as an EvPrint
+// event when there is a tracer (only as the event with PrintsInTrace).
+func (r *run) write(gr *goroutine, s string) {
+	if r.opts.Tracer != nil {
+		gr.g.Emit(runtime.EvPrint, s)
+		if r.opts.PrintsInTrace {
+			return
+		}
+	}
+	io.WriteString(r.stdout, s)
+}
+
 // timeout ends the run at the wall-clock limit.
 func (r *run) timeout() { r.stop(r.timeoutError()) }
 
@@ -276,6 +288,7 @@ type goroutine struct {
 	sinceStart uint64              // steps since the G was last put on a CPU
 	dispatches uint64              // the G's Dispatches when sinceStart was last reset
 	limit      *runtime.LimitError // a step limit this goroutine ran into
+	overflowed bool                // it went more than maxCallDepth calls deep
 	stack      starlark.CallStack  // the stack at the error that ended it
 	ended      bool                // its function returned (or failed)
 	slot       int                 // its index in run.alive, -1 once forgotten
@@ -370,7 +383,10 @@ func (gr *goroutine) exit(err error) error {
 	if errors.As(err, &ee) {
 		msg = ee.Msg
 	}
-	return &PanicError{Goroutine: gr.id, Msg: msg, Fatal: errors.Is(err, runtime.ErrUnlockOfUnlocked)}
+	if gr.overflowed || msg == starlarkStackOverflow {
+		return &PanicError{Goroutine: gr.id, Msg: stackOverflowMsg, Fatal: true}
+	}
+	return &PanicError{Goroutine: gr.id, Msg: msg, Fatal: isFatal(err)}
 }
 
 // errorStack returns the stack of the innermost Starlark error in err's
@@ -447,6 +463,7 @@ func (gr *goroutine) arm() {
 	if max := r.opts.MaxSteps; max > 0 {
 		left = min(left, max-min(max, r.steps))
 	}
+	left = min(left, depthCheckSteps) // look at the call depth now and then
 	gr.thread.SetMaxExecutionSteps(max(gr.thread.Steps+left, 1))
 }
 
@@ -463,6 +480,10 @@ func (gr *goroutine) onMaxSteps() {
 	r := gr.run
 	hostYield() // js/wasm: a Starlark loop gives the timeout's timer a turn (host_js.go)
 	gr.account()
+	if gr.thread.CallStackDepth() > maxCallDepth {
+		gr.overflow()
+		return
+	}
 	switch {
 	case r.opts.MaxSteps > 0 && r.steps >= r.opts.MaxSteps:
 		n := r.opts.MaxSteps

@@ -225,7 +225,7 @@ spawn(consumer, chan())
 sleep(1)
 `
 	_, stderr, res := runSrc(t, src, Options{})
-	want := "schedlab: main returned with 1 goroutine still alive (1 leaked):\n\ngoroutine 2 [chan receive (leaked)]:\n  x.star:2:5: in consumer\ncreated by <toplevel> in goroutine 1\n  x.star:4:6\n"
+	want := "schedlab: main returned with 1 leaked goroutine (of 1 still alive; --alive lists them all):\n\ngoroutine 2 [chan receive (leaked)]:\n  x.star:2:5: in consumer\ncreated by <toplevel> in goroutine 1\n  x.star:4:6\n"
 	if res.ExitCode != 0 || stderr != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
 	}

@@ -349,9 +349,9 @@ func replFileOptions() *syntax.FileOptions {
 func parseItem(it *item) (*syntax.File, error) {
 	f, err := replFileOptions().Parse(it.filename, it.src, 0)
 	if err != nil {
-		if se, ok := err.(syntax.Error); ok && atYield(it.src, se.Pos) {
-			return nil, &yieldError{err: se}
-		}
+		return nil, withGoHints(it.src, err)
+	}
+	if err := checkGoArrow(f); err != nil {
 		return nil, err
 	}
 	return f, nil

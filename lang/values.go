@@ -115,6 +115,9 @@ var chanMethods = [...]method{
 var chanAttrNames = []string{"cap", "close", "on_recv", "on_send", "recv", "recv_ok", "send"} // sorted
 
 func (c *Channel) String() string {
+	if c.ch == nil {
+		return "<chan nil>"
+	}
 	return fmt.Sprintf("<chan %d cap=%d>", c.ch.ID(), c.ch.Cap())
 }
 func (c *Channel) Type() string               { return "chan" }
@@ -163,6 +166,9 @@ func chan_send(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 		if v, err = unpackValue(b, args, kwargs); err != nil {
 			return nil, err
 		}
+	}
+	if err := sendable(b); err != nil {
+		return nil, err
 	}
 	gr, err := caller(b.Receiver().(*Channel).m, thread, b)
 	if err != nil {
@@ -217,6 +223,9 @@ func chan_close(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
+	if b.Receiver().(*Channel).ch.IsTimer() {
+		return nil, fmt.Errorf("invalid operation: cannot close receive-only channel %s (a timer's channel)", b.Receiver())
+	}
 	gr, err := caller(b.Receiver().(*Channel).m, thread, b)
 	if err != nil {
 		return nil, err
@@ -243,7 +252,19 @@ func chan_on_send(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "v", &v); err != nil {
 		return nil, err
 	}
+	if err := sendable(b); err != nil {
+		return nil, err
+	}
 	return &SelectCase{c: b.Receiver().(*Channel), dir: runtime.SelectSend, v: v}, nil
+}
+
+// sendable refuses a send on a timer's channel, which Go types as
+// receive-only (<-chan Time): a compile error there.
+func sendable(b *starlark.Builtin) error {
+	if c := b.Receiver().(*Channel); c.ch.IsTimer() {
+		return fmt.Errorf("invalid operation: cannot send to receive-only channel %s (a timer's channel)", c)
+	}
+	return nil
 }
 
 // ---- select_case ----
@@ -364,10 +385,11 @@ var _ starlark.HasAttrs = (*WaitGroup)(nil)
 var waitGroupMethods = [...]method{
 	{"add", starlark.NewBuiltin("add", waitgroup_add)},
 	{"done", starlark.NewBuiltin("done", waitgroup_done)},
+	{"go", starlark.NewBuiltin("go", waitgroup_go)},
 	{"wait", starlark.NewBuiltin("wait", waitgroup_wait)},
 }
 
-var waitGroupAttrNames = []string{"add", "count", "done", "wait"} // sorted
+var waitGroupAttrNames = []string{"add", "count", "done", "go", "wait"} // sorted
 
 func (wg *WaitGroup) String() string        { return fmt.Sprintf("<waitgroup count=%d>", wg.wg.Count()) }
 func (wg *WaitGroup) Type() string          { return "waitgroup" }

@@ -412,7 +412,8 @@ func TestSleepAllocatesNothing(t *testing.T) {
 	}
 }
 
-// PendingAfterChans lists the channels of After timers until they fire.
+// PendingAfterChans lists the channels of After timers that someone waits
+// on (only those are on a heap, as in Go 1.23), until they fire.
 func TestPendingAfterChans(t *testing.T) {
 	out, res := run(t, Config{Procs: 2}, func(g *G, log func(string, ...any)) error {
 		m := g.Machine()
@@ -432,7 +433,12 @@ func TestPendingAfterChans(t *testing.T) {
 			}
 			return strings.Join(s, ",")
 		}
-		log("before: %s", pending())
+		log("before: %q", pending())
+		if _, err := g.Go(func(g *G) error { g.Recv(b); return nil }, "waiter"); err != nil {
+			return err
+		}
+		g.Sleep(1)
+		log("b waited on: %s", pending())
 		g.Recv(a)
 		log("after a: %s", pending())
 		g.Sleep(20)
@@ -442,7 +448,7 @@ func TestPendingAfterChans(t *testing.T) {
 	if res.Outcome != Exited {
 		t.Fatal(res.Outcome, res.Err)
 	}
-	if want := "before: a,b\nafter a: b\nafter both: \"\"\n"; out != want {
+	if want := "before: \"\"\nb waited on: b\nafter a: b\nafter both: \"\"\n"; out != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
 }

@@ -44,7 +44,7 @@ type Chan struct {
 	recvq    waitq
 	sendq    waitq
 	closed   bool
-	timer    bool // a time.After channel: len and cap read as 0
+	tmr      *timer // the timer of a timer channel: len and cap read as 0 (c.timer)
 }
 
 // A sudog is a G waiting on a channel, in a channel's wait queue.
@@ -148,20 +148,30 @@ func (m *Machine) newChan(size int) *Chan {
 	return c
 }
 
-// ID returns the channel's number, in order of creation from 1.
-func (c *Chan) ID() int64 { return c.id }
+// ID returns the channel's number, in order of creation from 1; 0 for the
+// nil channel.
+func (c *Chan) ID() int64 {
+	if c == nil {
+		return 0
+	}
+	return c.id
+}
+
+// IsTimer reports whether c is the channel of a timer or ticker (a
+// receive-only <-chan Time in Go).
+func (c *Chan) IsTimer() bool { return c != nil && c.tmr != nil }
 
 // Len returns the number of values buffered (len(ch)).
 func (c *Chan) Len() int {
-	if c == nil || c.timer {
-		return 0
+	if c == nil || c.tmr != nil {
+		return 0 // timer channels present as unbuffered (chanlen)
 	}
 	return c.qcount
 }
 
 // Cap returns the size of the buffer (cap(ch)).
 func (c *Chan) Cap() int {
-	if c == nil || c.timer {
+	if c == nil || c.tmr != nil {
 		return 0
 	}
 	return c.dataqsiz
@@ -173,6 +183,9 @@ func (c *Chan) Closed() bool { return c != nil && c.closed }
 // Buffered returns the values in the buffer, oldest first (for the leak
 // check, which must walk them).
 func (c *Chan) Buffered() []any {
+	if c == nil {
+		return nil
+	}
 	var vs []any
 	for i := 0; i < c.qcount; i++ {
 		vs = append(vs, c.buf[(c.recvx+i)%c.dataqsiz])
@@ -317,6 +330,9 @@ func (g *G) chanrecv(c *Chan, block bool) (v any, selected, received bool) {
 		g.co.yield()
 		throw("unreachable: woke from a receive on a nil channel")
 	}
+	if c.tmr != nil {
+		m.maybeRunChan(c, g.mp.p)
+	}
 	if !block && c.empty() {
 		if !c.closed {
 			return nil, false, false
@@ -343,9 +359,15 @@ func (g *G) chanrecv(c *Chan, block bool) (v any, selected, received bool) {
 	}
 	mysg := m.acquireSudog(g, c)
 	c.recvq.enqueue(mysg)
+	if c.tmr != nil {
+		m.blockTimerChan(c, g.mp.p)
+	}
 	g.waitingOn = append(g.waitingOn[:0], c)
 	m.gopark(g, WaitReasonChanReceive)
 	g.co.yield()
+	if c.tmr != nil {
+		m.unblockTimerChan(c)
+	}
 	g.param = nil
 	v, received = mysg.elem, mysg.success
 	m.releaseSudog(mysg)
@@ -373,8 +395,10 @@ func (g *G) recv(c *Chan, sg *sudog) any {
 	return v
 }
 
-// chansendTimer is the send of a firing After timer: non-blocking, from
-// no goroutine, readying a waiting receiver onto pp. Mirrors sendTime.
+// chansendTimer is the send of a firing timer: non-blocking, from no
+// goroutine, readying a waiting receiver onto pp; with nobody waiting and
+// the one-slot buffer full (a tick not yet read), the value is dropped.
+// Mirrors sendTime.
 func (m *Machine) chansendTimer(c *Chan, pp *P, now int64) {
 	if sg := c.recvq.dequeue(); sg != nil {
 		sg.elem = now

@@ -45,7 +45,7 @@ const (
 	EvMSpinning                // M became spinning (looking for work)
 	EvMStop                    // M found nothing to do and parked (stopm); its thread sleeps
 	EvMStart                   // M was created (newm) or woken (startm) for P; Arg = 1 if it starts spinning
-	EvTimerFire                // a timer expired; G2 = the G it readies (sleep); Arg = its deadline; Reason = "sleep" or "after"
+	EvTimerFire                // a timer expired; G2 = the G it readies (sleep); Arg = its deadline; Reason = "sleep", "after", "timer", "ticker" or "after_func"
 	EvProcResize               // gomaxprocs changed from Arg to P2 (procresize)
 	EvPrint                    // the program printed Reason (not a scheduling event; for traces that interleave output)
 	evKindCount

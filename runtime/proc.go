@@ -1084,11 +1084,19 @@ func (m *Machine) procresize(nprocs int32) {
 		if self != nil && self.p != nil && self.p.id < nprocs {
 			dst = self.p
 		}
+		// Move the timers, dropping the zombies (timers.take).
 		for pp.timers.Len() > 0 {
 			t := pp.timers.popMin()
+			t.pp = nil
+			if t.zombie {
+				t.zombie = false
+				continue
+			}
+			t.pp = dst // keeping its seq: ties keep their order
 			dst.timers.push(t)
 			m.after(max(t.when-m.now, 0), action{kind: actTimer, pp: dst})
 		}
+		pp.zombies = 0
 		for !pp.gFree.empty() {
 			m.gFree.push(pp.gFree.pop())
 		}

@@ -136,7 +136,8 @@ type P struct {
 	goidcache  int64
 	goidcacheN int64 // the end of the batch
 
-	timers timerHeap
+	timers  timerHeap
+	zombies int // zombie timers on timers (timers.zombies)
 }
 
 // sysmontick is what sysmon remembers about a P between its ticks.

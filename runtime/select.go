@@ -72,6 +72,9 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 		if cases[i].Chan == nil {
 			continue
 		}
+		if c := cases[i].Chan; c.tmr != nil {
+			m.maybeRunChan(c, g.mp.p)
+		}
 		j := int(m.cheaprandn(uint32(len(pollorder) + 1)))
 		pollorder = append(pollorder, 0)
 		pollorder[len(pollorder)-1] = pollorder[j]
@@ -112,7 +115,14 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 
 	// pass 2 - enqueue on all chans
 	if len(pollorder) == 0 {
-		m.gopark(g, WaitReasonSelectNoCases)
+		// select {}, or every case on a nil channel: nothing can ever
+		// wake it (block, or selectgo parking on no channel).
+		reason := WaitReasonSelect
+		if len(cases) == 0 {
+			reason = WaitReasonSelectNoCases
+		}
+		g.waitingOn = g.waitingOn[:0]
+		m.gopark(g, reason)
 		g.co.yield()
 		throw("unreachable: woke from select with no cases")
 	}
@@ -138,6 +148,9 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 		*nextp = sg
 		nextp = &sg.waitlink
 		g.waitingOn = append(g.waitingOn, cas.Chan)
+		if cas.Chan.tmr != nil {
+			m.blockTimerChan(cas.Chan, g.mp.p)
+		}
 	}
 	m.gopark(g, WaitReasonSelect)
 	g.co.yield()
@@ -153,6 +166,9 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 	sg := g.waiting
 	g.waiting = nil
 	for sg != nil {
+		if sg.c.tmr != nil {
+			m.unblockTimerChan(sg.c)
+		}
 		if sg != won {
 			if cases[sg.caseIdx].Dir == SelectSend {
 				sg.c.sendq.remove(sg)

@@ -1,28 +1,46 @@
-// Timers: sleep and after.
+// Timers: sleep, and the heap that every timer waits on.
 //
 // As in the real runtime since Go 1.14, each P keeps a heap of its timers,
 // ordered by deadline. A timer is added to the heap of the P whose G set it.
 // Expired timers are run by their P at the top of findRunnable
 // (checkTimers), or by another P's spinning M in stealWork's last round, or,
 // when the P is idle, by an M woken for it. Running a sleep timer readies
-// its G with goready, so it lands in runnext of the P that ran the timer;
-// running an after timer sends the time on its channel without blocking.
+// its G with goready, so it lands in runnext of the P that ran the timer.
+// The timers of package time (channel timers and AfterFunc) are in
+// timer.go: a channel timer is on a heap only while a goroutine is blocked
+// on its channel, as in Go 1.23 and later.
+//
+// A timer taken out of use while on a heap (Stop, or the last receiver of a
+// channel timer giving up) is not removed at once but marked a zombie, as
+// (*timer).stop does; zombies are dropped when they reach the top of the
+// heap, or all at once by the P's own checkTimers when they are more than a
+// quarter of its heap (timers.check's force clause).
 //
 // Invariants:
 //
 //   - every timer on a heap has an actTimer action queued at its deadline,
 //     so a pending timer always keeps the run alive (no false deadlock);
-//   - a timer is run at most once; its action is stale afterwards.
+//   - a timer is on at most one heap (t.pp), and pp.zombies counts the
+//     zombies on pp's heap.
 
 package runtime
 
-// A timer is a pending sleep or after.
+// A timer is a pending sleep, a channel timer (time.NewTimer, NewTicker,
+// After, Tick) or a func timer (time.AfterFunc). Mirrors timer in time.go.
 type timer struct {
-	when  int64
-	seq   uint64
-	gp    *G    // the sleeping G, for sleep
-	c     *Chan // the channel to send the time on, for after
-	fired bool
+	when   int64
+	seq    uint64
+	gp     *G          // the sleeping G, for sleep
+	c      *Chan       // the channel to send the time on (isChan in Go)
+	f      func(pp *P) // a func timer's action, run on the P running the timer
+	period int64       // a ticker's period; 0 for a one-shot timer
+	kind   string      // what EvTimerFire says: "sleep", "after", "timer", "ticker", "after_func"
+	data   any         // the embedder's values a func timer will use (leak roots)
+
+	active  bool // armed: Go's t.when > 0
+	pp      *P   // the P whose heap holds it; nil if on none (Go's t.ts)
+	zombie  bool // on pp's heap, but stopped or no longer waited on
+	blocked int  // goroutines blocked on its channel (t.blocked)
 }
 
 // timerHeap is a P's timers, earliest first (ties in the order they were
@@ -40,7 +58,22 @@ func (h timerHeap) less(i, j int) bool {
 
 func (h *timerHeap) push(t *timer) {
 	*h = append(*h, t)
-	i := len(*h) - 1
+	h.up(len(*h) - 1)
+}
+
+func (h *timerHeap) popMin() *timer {
+	old := *h
+	t := old[0]
+	n := len(old) - 1
+	old[0] = old[n]
+	old[n] = nil
+	*h = old[:n]
+	h.down(0)
+	return t
+}
+
+// up moves the timer at i towards the root to its place.
+func (h *timerHeap) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2
 		if !h.less(i, p) {
@@ -51,14 +84,9 @@ func (h *timerHeap) push(t *timer) {
 	}
 }
 
-func (h *timerHeap) popMin() *timer {
-	old := *h
-	t := old[0]
-	n := len(old) - 1
-	old[0] = old[n]
-	old[n] = nil
-	*h = old[:n]
-	i := 0
+// down moves the timer at i towards the leaves to its place.
+func (h *timerHeap) down(i int) {
+	n := len(*h)
 	for {
 		l, r, s := 2*i+1, 2*i+2, i
 		if l < n && h.less(l, s) {
@@ -73,7 +101,6 @@ func (h *timerHeap) popMin() *timer {
 		(*h)[i], (*h)[s] = (*h)[s], (*h)[i]
 		i = s
 	}
-	return t
 }
 
 // addtimer puts t on pp's heap and queues the action that makes sure
@@ -86,6 +113,7 @@ func (h *timerHeap) popMin() *timer {
 func (m *Machine) addtimer(pp *P, t *timer) {
 	m.seq++
 	t.seq = m.seq
+	t.pp = pp
 	pp.timers.push(t)
 	d := max(t.when-m.now, 0)
 	m.after(d+m.timerLate(d), action{kind: actTimer, pp: pp})
@@ -104,36 +132,92 @@ func (m *Machine) timerLate(d int64) int64 {
 // 1ms).
 const timerShortNS = 1000 * 1000
 
-// checkTimers runs pp's expired timers on pp. Mirrors (*timers).check.
+// checkTimers runs pp's expired timers on pp, and drops its zombies when
+// they are more than a quarter of its heap. Mirrors (*timers).check.
 func (m *Machine) checkTimers(pp *P) {
-	if pp.timers.Len() > 0 {
-		m.runTimers(pp, pp)
+	n := pp.timers.Len()
+	if n == 0 {
+		return
+	}
+	force := pp.zombies > n/4
+	if pp.timers[0].when > m.now && !pp.timers[0].zombie && !force {
+		return
+	}
+	m.runTimers(pp, pp)
+	if pp.zombies > pp.timers.Len()/4 {
+		m.dropZombies(pp)
 	}
 }
 
+// dropZombies takes every zombie off pp's heap. Mirrors (*timers).adjust
+// with force.
+func (m *Machine) dropZombies(pp *P) {
+	if pp.zombies == 0 {
+		return
+	}
+	old := pp.timers
+	pp.timers = nil
+	for _, t := range old {
+		if t.zombie {
+			t.zombie, t.pp = false, nil
+			continue
+		}
+		pp.timers.push(t)
+	}
+	pp.zombies = 0
+}
+
 // runTimers runs the expired timers of tp, readying their Gs onto pp (the P
-// of the M running them). It reports whether any ran. Mirrors (*timers).run.
+// of the M running them), and drops the zombies it meets at the top of the
+// heap. It reports whether any ran. Mirrors (*timers).run.
 func (m *Machine) runTimers(tp, pp *P) bool {
 	ran := false
-	for tp.timers.Len() > 0 && tp.timers[0].when <= m.now {
-		t := tp.timers.popMin()
-		t.fired = true
+	for tp.timers.Len() > 0 {
+		t := tp.timers[0]
+		if t.zombie {
+			tp.timers.popMin()
+			t.zombie, t.pp = false, nil
+			tp.zombies--
+			continue
+		}
+		if t.when > m.now {
+			break
+		}
+		tp.timers.popMin()
+		t.pp = nil
 		ran = true
-		m.runOneTimer(t, pp)
+		m.runOneTimer(tp, t, pp)
 	}
 	return ran
 }
 
-// runOneTimer fires t on pp: goready for a sleep (goroutineReady), a
-// non-blocking send of the current time for an after channel (sendTime).
-func (m *Machine) runOneTimer(t *timer, pp *P) {
+// runOneTimer fires t, just taken off tp's heap (or on no heap, for
+// maybeRunChan), on pp: goready for a sleep (goroutineReady), a
+// non-blocking send of the deadline on a timer's channel (sendTime), a new
+// goroutine for a func timer (goFunc). A ticker is set to its next tick,
+// skipping those it missed, and goes back on tp's heap. Mirrors
+// (*timer).unlockAndRun.
+func (m *Machine) runOneTimer(tp *P, t *timer, pp *P) {
 	switch {
 	case t.gp != nil:
 		m.emit(EvTimerFire, pp, pp.m, nil, t.gp, -1, t.when, "sleep")
 		m.ready(t.gp, pp, nil, true)
 	case t.c != nil:
-		m.emit(EvTimerFire, pp, pp.m, nil, nil, -1, t.when, "after")
-		m.chansendTimer(t.c, pp, m.now)
+		when := t.when
+		if t.period > 0 {
+			t.when = when + t.period*(1+(m.now-when)/t.period)
+			if tp != nil {
+				m.addtimer(tp, t)
+			}
+		} else {
+			t.active = false
+		}
+		m.emit(EvTimerFire, pp, pp.m, nil, nil, -1, when, t.kind)
+		m.chansendTimer(t.c, pp, when)
+	case t.f != nil:
+		t.active = false
+		m.emit(EvTimerFire, pp, pp.m, nil, nil, -1, t.when, t.kind)
+		t.f(pp)
 	}
 }
 
@@ -182,38 +266,49 @@ func (g *G) Sleep(d int64) {
 		t = new(timer)
 		g.timer = t
 	}
-	*t = timer{when: m.now + m.jitter(d), gp: g}
+	*t = timer{when: m.now + m.jitter(d), gp: g, kind: "sleep", active: true}
 	m.emit(EvGoSleep, pp, g.mp, g, nil, -1, t.when, "")
 	m.addtimer(pp, t)
 	m.gopark(g, WaitReasonSleep)
 	g.co.yield()
 }
 
-// After returns a channel on which the virtual time is sent d ns from now
-// (time.After). As in Go 1.23 and later, the channel is synchronous: its
-// len and cap are 0.
+// After returns a channel on which the deadline is sent d ns from now
+// (time.After, which is NewTimer(d).C). As in Go 1.23 and later, the
+// channel is synchronous: its len and cap are 0, and its timer is on a heap
+// only while a goroutine waits on it (see timer.go).
 func (g *G) After(d int64) *Chan {
 	g.check()
-	m := g.m
-	c := m.newChan(1)
-	c.timer = true
-	t := &timer{when: m.now + max(d, 0), c: c}
-	m.addtimer(g.mp.p, t)
-	return c
+	return g.m.newChanTimer(d, 0, "after").c
 }
 
-// PendingAfterChans returns the channels of the After timers that have not
-// fired yet, on every P, in a fixed order: a goroutine blocked receiving
-// from one of them will be woken when its timer fires. For the language's
-// leak check, whose roots they are.
+// PendingAfterChans returns the channels of the channel timers that are on
+// a heap and not stopped, on every P, in a fixed order: a goroutine is
+// blocked receiving from each, and will be woken when its timer fires. For
+// the language's leak check, whose roots they are.
 func (m *Machine) PendingAfterChans() []*Chan {
 	var cs []*Chan
 	for _, pp := range m.allp {
 		for _, t := range pp.timers {
-			if t.c != nil {
+			if t.c != nil && !t.zombie {
 				cs = append(cs, t.c)
 			}
 		}
 	}
 	return cs
+}
+
+// PendingFuncData returns the data of the func timers (AfterFunc) that are
+// armed, on every P, in a fixed order: what their goroutines will run, for
+// the leak check.
+func (m *Machine) PendingFuncData() []any {
+	var ds []any
+	for _, pp := range m.allp {
+		for _, t := range pp.timers {
+			if t.f != nil && !t.zombie && t.data != nil {
+				ds = append(ds, t.data)
+			}
+		}
+	}
+	return ds
 }

@@ -58,11 +58,16 @@ Outcomes: assert (a failed assert), panic, fatal (a fatal error other
 than a deadlock), deadlock, leak (goroutines the leak check marked
 leaked), limit (a limit or a wedged P), error (the script does not load,
 or schedlab failed), left (main returned with goroutines still alive) and
-ok. All but left and ok are failures.
+ok. All but left and ok are failures; --accept leak,limit counts those
+outcomes as passing, for a program that leaks by design. A class is the
+runs with the same outcome, message and output; --group=message ignores
+the output, --group=outcome the message too, for a program whose output
+order varies from run to run.
 
-Each run has limits so that one bad schedule cannot hang the sweep:
---max-steps and --timeout default to 10000000 and 10s unless the script's
-directives set them. A replay command carries them only for a limit.
+Each run has the limits of 'schedlab run' (no step limit), except the
+wall-clock --timeout, 10s unless the script's directives set it, so that
+one bad schedule cannot hang the sweep. A replay command carries the
+limits only for a limit class.
 
 --shard k/n does part k (from 0) of n of the sweep: runs
 [k*runs/n, (k+1)*runs/n). Write each shard's report with --json and
@@ -78,11 +83,11 @@ Exit status: 0 when no run failed, 1 when some class is a failure (or a
 replay check failed), 2 for a bad flag or a script that cannot be read or
 loaded.`
 
-// Explore's own defaults for the limits of each run.
+// Explore's own defaults for each run: the wall-clock limit (the step
+// limit is run's: none), and the perturbation.
 const (
-	exploreMaxSteps = 10_000_000
-	exploreTimeout  = 10 * time.Second
-	explorePerturb  = "timing"
+	exploreTimeout = 10 * time.Second
+	explorePerturb = "timing"
 )
 
 // exploreRunFlags are the flags of `schedlab run` that explore passes on
@@ -118,7 +123,7 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	runner := &scriptRunner{prog: prog, base: ss.base}
 	plan := &explore.Plan{Runs: cmd.runs, SeedStart: cmd.seedStart, Procs: ss.procs, Shard: cmd.shard}
-	tally := sweep(plan, runner, explore.SweepOptions{Jobs: cmd.jobs, FailFast: cmd.failFast}, stderr)
+	tally := sweep(plan, runner, explore.SweepOptions{Jobs: cmd.jobs, FailFast: cmd.failFast, Policy: cmd.policy}, stderr)
 	report := explore.NewReport(plan, tally, cmd.filename, cmd.src, ss.perturb, ss.runFlags, ss.limits)
 	return finishExplore(report, runner, cmd.jsonOut, stdout, stderr)
 }
@@ -126,15 +131,16 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 // An exploreCommand is the command line of `schedlab explore`, parsed,
 // with the script it names.
 type exploreCommand struct {
-	fs        *flag.FlagSet // its flags, to tell which were given
-	runs      int           // --runs
-	seedStart uint64        // --seed-start
-	jobs      int           // --jobs
-	jsonOut   bool          // --json
-	failFast  bool          // --fail-fast
-	procs     []int         // --procs; nil for the script's
-	perturb   string        // --perturb; "" for the script's, else explorePerturb
-	shard     explore.Shard // --shard
+	fs        *flag.FlagSet  // its flags, to tell which were given
+	runs      int            // --runs
+	seedStart uint64         // --seed-start
+	jobs      int            // --jobs
+	jsonOut   bool           // --json
+	failFast  bool           // --fail-fast
+	procs     []int          // --procs; nil for the script's
+	perturb   string         // --perturb; "" for the script's, else explorePerturb
+	shard     explore.Shard  // --shard
+	policy    explore.Policy // --group and --accept
 	filename  string
 	src       []byte
 }
@@ -196,8 +202,19 @@ func (cmd *exploreCommand) flags() *flag.FlagSet {
 		cmd.shard, err = explore.ParseShard(v)
 		return err
 	})
+	fs.Func("accept", "count the failing outcomes `LIST` as passing, such as leak,limit (for programs that leak by design)", func(v string) (err error) {
+		cmd.policy.Accept, err = explore.ParseAccept(v)
+		return err
+	})
+	fs.Func("group", "what makes a class: `full` (outcome, message and output), message (outcome and message) or outcome (the outcome alone)", func(v string) error {
+		if !slices.Contains(explore.Groupings, v) {
+			return fmt.Errorf("want one of %s", strings.Join(explore.Groupings, ", "))
+		}
+		cmd.policy.Group = v
+		return nil
+	})
 	defaults := cli.NewSettings()
-	defaults.MaxSteps, defaults.Timeout = exploreMaxSteps, exploreTimeout
+	defaults.Timeout = exploreTimeout
 	defaults.RegisterFlags(fs, exploreRunFlags...)
 	cmd.fs = fs
 	return fs
@@ -227,10 +244,6 @@ func (cmd *exploreCommand) sweepSettings() (*sweepSettings, error) {
 	s, err := cli.ScriptSettings(cmd.filename, cmd.src, passOn)
 	if err != nil {
 		return nil, err
-	}
-	if !s.Given("max-steps") {
-		s.MaxSteps = exploreMaxSteps
-		given["max-steps"] = true
 	}
 	if !s.Given("timeout") {
 		s.Timeout = exploreTimeout
@@ -262,6 +275,10 @@ func (cmd *exploreCommand) sweepSettings() (*sweepSettings, error) {
 	// which would stop every run at once (and replayRun's check runs
 	// with --max-memory=0 to match).
 	s.Perturb, s.MaxMemory = ss.perturb, 0
+	// Every goroutine still alive when main returns is listed, so that a
+	// run that leaves some (left) is told from one that does not (ok); the
+	// replay of such a class says --alive.
+	s.Alive = true
 	ss.base = s.Options(cli.Host{}, cmd.filename, nil, nil)
 	return ss, nil
 }

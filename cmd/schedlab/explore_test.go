@@ -78,7 +78,7 @@ func BenchmarkExplore(b *testing.B) {
 		b.Fatal(err)
 	}
 	sr := &scriptRunner{prog: prog, base: lang.Options{
-		Preempt: true, MaxSteps: exploreMaxSteps, Timeout: exploreTimeout, Perturb: perturb,
+		Preempt: true, Timeout: exploreTimeout, Perturb: perturb, Alive: true,
 	}}
 	for _, jobs := range []int{1, goruntime.NumCPU()} {
 		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {

@@ -74,6 +74,7 @@ type Settings struct {
 	GoTrace     string // file for the Go execution trace, for go tool trace; "" for none (--go-trace)
 	SchedTrace  int64  // virtual ns between Go's schedtrace lines on stderr; 0 for none (--schedtrace)
 	SchedDetail bool   // Go's scheddetail=1: the state of every P, M and G (--scheddetail)
+	Alive       bool   // when main returns, list every goroutine still alive, not only the leaked (--alive)
 
 	CheckDeterminism bool // run twice and compare every event instead (--check-determinism, determinism.go)
 
@@ -114,6 +115,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.GoTrace, "go-trace", s.GoTrace, "also write the run as a Go execution trace to `FILE`, for go tool trace (Go 1.26 format)")
 	fs.Var((*virtualDuration)(&s.SchedTrace), "schedtrace", "print on stderr the line GODEBUG=schedtrace prints, every `D` of virtual time, such as 1ms (0: none)")
 	fs.BoolVar(&s.SchedDetail, "scheddetail", s.SchedDetail, "with --schedtrace, print the state of every P, M and G instead, as GODEBUG=scheddetail=1 does")
+	fs.BoolVar(&s.Alive, "alive", s.Alive, "when main returns, list on stderr every goroutine still alive, not only the leaked ones")
 	fs.BoolVar(&s.CheckDeterminism, "check-determinism", false, "run the script twice and report the first event that differs, or \"deterministic: N events, identical\" (exit 0, else 1)")
 }
 
@@ -326,6 +328,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		Timeout:       s.Timeout,
 		MaxMemory:     s.MaxMemory,
 		Perturb:       s.perturbation(),
+		Alive:         s.Alive,
 	}
 	if h.OwnsProcess && s.MaxMemory > 0 {
 		// The garbage collector's soft limit: collect harder near the

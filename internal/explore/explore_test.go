@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -373,6 +374,7 @@ func TestWriteTable(t *testing.T) {
 	}
 	out := OutputHash([]byte("procs 2\n"))
 	want := `explore lost update.star: 30 runs, seeds 1-30, procs 2, perturb timing
+3 failure classes: 5 of 30 runs failed (16.7%); by outcome: assert 3, deadlock 1, panic 1, ok 23, left 2
 
 #  OUTCOME   RUNS  SEED  PROCS  OUTPUT        MESSAGE
 1  assert       3     4      2  ` + out + `  lost an update
@@ -385,11 +387,58 @@ func TestWriteTable(t *testing.T) {
 2  schedlab run --seed 7 --procs 2 --perturb=timing --preempt=off 'lost update.star'
 3  schedlab run --seed 11 --procs 2 --perturb=timing --preempt=off 'lost update.star'
 4  schedlab run --seed 1 --procs 2 --perturb=timing --preempt=off 'lost update.star'
-5  schedlab run --seed 2 --procs 2 --perturb=timing --preempt=off 'lost update.star'
-
-3 failure classes: 5 of 30 runs failed (16.7%)
+5  schedlab run --seed 2 --procs 2 --perturb=timing --preempt=off --alive 'lost update.star'
 `
 	if b.String() != want {
 		t.Errorf("table:\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestPolicy: --group=outcome makes one class per outcome, each showing
+// its first run's message; --accept makes those outcomes pass, and they
+// sort after the failures; a merge of shards regroups the same way.
+func TestPolicy(t *testing.T) {
+	p := &Plan{Runs: 100, SeedStart: 1, Procs: []int{2}}
+	pol := Policy{Group: GroupOutcome, Accept: []Outcome{Deadlock, Panic}}
+	tl := Sweep(p, fakeJob, SweepOptions{Jobs: 3, Policy: pol})
+	var got []string
+	for _, c := range tl.Classes {
+		got = append(got, fmt.Sprintf("%s %q first=%d count=%d failure=%v", c.Outcome, c.Example.Message, c.First.Seed, c.Count, pol.Failure(c.Outcome)))
+	}
+	want := []string{
+		`assert "lost an update" first=4 count=8 failure=true`,
+		`ok "" first=1 count=80 failure=false`,
+		`left "main returned with 1 goroutine still alive" first=2 count=5 failure=false`,
+		`deadlock "all goroutines are asleep - deadlock!" first=7 count=4 failure=false`,
+		`panic "count is 2" first=11 count=3 failure=false`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("classes:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	r := NewReport(p, tl, "x.star", []byte("src"), "timing", nil, nil)
+	if n, runs := r.Failures(); n != 1 || runs != 8 {
+		t.Errorf("failures: %d classes, %d runs; want 1, 8", n, runs)
+	}
+	if r.Group != GroupOutcome || !slices.Equal(r.Accept, pol.Accept) {
+		t.Errorf("report group %q accept %v", r.Group, r.Accept)
+	}
+	// Two shards merge into the whole sweep's report.
+	var shards []*Report
+	for k := range 2 {
+		sp := &Plan{Runs: 100, SeedStart: 1, Procs: []int{2}, Shard: Shard{Index: k, Count: 2}}
+		shards = append(shards, roundTrip(t, NewReport(sp, Sweep(sp, fakeJob, SweepOptions{Jobs: 2, Policy: pol}), "x.star", []byte("src"), "timing", nil, nil)))
+	}
+	m, err := Merge(shards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(m.Classes, r.Classes) {
+		t.Errorf("merged classes\n%+v\nwant\n%+v", m.Classes, r.Classes)
+	}
+	if _, err := ParseAccept("leak,bogus"); err == nil {
+		t.Error("ParseAccept took an outcome that is not a failure")
+	}
+	if acc, err := ParseAccept("leak, limit,leak"); err != nil || !slices.Equal(acc, []Outcome{Leak, Limit}) {
+		t.Errorf("ParseAccept = %v, %v", acc, err)
 	}
 }

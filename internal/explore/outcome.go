@@ -80,7 +80,7 @@ const (
 )
 
 var (
-	aliveLine  = regexp.MustCompile(`^schedlab: main returned with \d+ goroutines? still alive( \(\d+ leaked\))?:$`)
+	aliveLine  = regexp.MustCompile(`^schedlab: main returned with (\d+ goroutines? still alive( \(\d+ leaked\))?|\d+ leaked goroutines? \(of \d+ still alive; --alive lists them all\)):$`)
 	leakedLine = regexp.MustCompile(`(?m)^goroutine \d+ \[[^\]]*leaked[^\]]*\]:$`)
 )
 

@@ -32,6 +32,11 @@ type Report struct {
 	RunFlags   []string `json:"run_flags"`
 	LimitFlags []string `json:"limit_flags"`
 
+	// Group is what names a class (Policy.Group: full, message or
+	// outcome), Accept the failing outcomes counted as passing.
+	Group  string    `json:"group"`
+	Accept []Outcome `json:"accept"`
+
 	ShardCount int   `json:"shard_count"` // the sweep was split in this many shards
 	Shards     []int `json:"shards"`      // the shards this report covers, in order
 	Done       int   `json:"done"`        // runs tallied
@@ -77,13 +82,18 @@ func NewReport(p *Plan, t *Tally, script string, src []byte, perturb string, run
 		Done:       t.Done,
 		Stopped:    t.Stopped,
 		Classes:    []ReportClass{},
+		Group:      t.Policy.group(),
+		Accept:     slices.Clone(t.Policy.Accept),
+	}
+	if r.Accept == nil {
+		r.Accept = []Outcome{}
 	}
 	for _, c := range t.Classes {
 		rc := ReportClass{
 			Outcome:  c.Outcome,
-			Failure:  c.Outcome.Failure(),
-			Message:  c.Message,
-			Output:   c.Output,
+			Failure:  t.Policy.Failure(c.Outcome),
+			Message:  c.Example.Message,
+			Output:   c.Example.Output,
 			Count:    c.Count,
 			FirstRun: c.First.Index,
 			Seed:     c.First.Seed,
@@ -105,12 +115,16 @@ func nonNil(s []string) []string {
 
 // ReplayArgs returns the arguments of `schedlab run` that replay the first
 // run of c: --seed S --procs P --perturb=X, the run flags, the limit flags
-// if c is a limit, and the script.
+// if c is a limit, --alive if main returned leaving goroutines (explore's
+// runs list them all, which tells left from ok), and the script.
 func (r *Report) ReplayArgs(c *ReportClass) []string {
 	args := []string{"--seed", strconv.FormatUint(c.Seed, 10), "--procs", strconv.Itoa(c.Procs), "--perturb=" + r.Perturb}
 	args = append(args, r.RunFlags...)
 	if c.Outcome == Limit {
 		args = append(args, r.LimitFlags...)
+	}
+	if c.Outcome == Leak || c.Outcome == Left {
+		args = append(args, "--alive")
 	}
 	return append(args, r.Script)
 }
@@ -195,6 +209,7 @@ func Merge(reports []*Report) (*Report, error) {
 	}
 	classes := map[Key]*entry{}
 	seen := map[int]bool{}
+	policy := m.policy()
 	for _, r := range reports {
 		if err := sameSweep(&m, r); err != nil {
 			return nil, err
@@ -209,7 +224,7 @@ func Merge(reports []*Report) (*Report, error) {
 		m.Done += r.Done
 		m.Stopped = m.Stopped || r.Stopped
 		for _, c := range r.Classes {
-			k := Key{c.Outcome, c.Message, c.Output}
+			k := policy.Key(Key{c.Outcome, c.Message, c.Output})
 			e, ok := classes[k]
 			if !ok {
 				classes[k] = &entry{c, len(classes)}
@@ -229,7 +244,7 @@ func Merge(reports []*Report) (*Report, error) {
 		cs = append(cs, Class{Key: k, Count: e.c.Count, First: Run{Index: e.c.FirstRun}})
 		byKey[k] = e.c
 	}
-	sortClasses(cs)
+	sortClasses(cs, policy)
 	m.Classes = make([]ReportClass, len(cs))
 	for i, c := range cs {
 		m.Classes[i] = byKey[c.Key]
@@ -261,12 +276,23 @@ func sameSweep(m, r *Report) error {
 		return diff("limit_flags", m.LimitFlags, r.LimitFlags)
 	case r.ShardCount != m.ShardCount:
 		return diff("shard_count", m.ShardCount, r.ShardCount)
+	case r.policy().group() != m.policy().group():
+		return diff("group", m.Group, r.Group)
+	case !slices.Equal(r.Accept, m.Accept):
+		return diff("accept", m.Accept, r.Accept)
 	}
 	return nil
 }
 
-// WriteTable writes the report for people: a line on the sweep, the table
-// of classes, the command that replays each, and a summary.
+// policy returns the Policy the report's sweep used.
+func (r *Report) policy() Policy { return Policy{Group: r.Group, Accept: r.Accept} }
+
+// WriteTable writes the report for people: a line on the sweep, the
+// summary (how many runs failed, and the runs by outcome), the table of
+// classes and the command that replays each.
+//
+//	explore lost.star: 1000 runs, seeds 1-1000, procs 2, perturb timing
+//	1 failure class: 48 of 1000 runs failed (4.8%); by outcome: assert 48, ok 952
 //
 //	#  OUTCOME  RUNS  SEED  PROCS  OUTPUT        MESSAGE
 //	1  assert     48    12      2  5e1f0a3b9c2d  count is 9, want 10
@@ -290,7 +316,19 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintf(ew, ", shard %s", strings.Join(sh, " "))
 	}
-	fmt.Fprintf(ew, "\n\n")
+	if g := r.policy().group(); g != GroupFull {
+		fmt.Fprintf(ew, ", classes by %s", g)
+	}
+	if len(r.Accept) > 0 {
+		acc := make([]string, len(r.Accept))
+		for i, o := range r.Accept {
+			acc[i] = string(o)
+		}
+		fmt.Fprintf(ew, ", accepting %s", strings.Join(acc, ","))
+	}
+	fmt.Fprintf(ew, "\n")
+	r.writeSummary(ew)
+	fmt.Fprintf(ew, "\n")
 
 	rows := [][]string{{"#", "OUTCOME", "RUNS", "SEED", "PROCS", "OUTPUT", "MESSAGE"}}
 	for i, c := range r.Classes {
@@ -308,24 +346,39 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintln(ew)
 	}
-	fmt.Fprintln(ew)
+	return ew.err
+}
 
+// writeSummary writes the line a person reads first: how many runs
+// failed, and how many ended in each outcome, in report order.
+func (r *Report) writeSummary(w io.Writer) {
 	classes, runs := r.Failures()
 	switch {
 	case classes == 0:
-		fmt.Fprintf(ew, "no failure in %d runs", r.Done)
+		fmt.Fprintf(w, "no failure in %d runs", r.Done)
 	default:
 		noun := "classes"
 		if classes == 1 {
 			noun = "class"
 		}
-		fmt.Fprintf(ew, "%d failure %s: %d of %d runs failed (%.1f%%)", classes, noun, runs, r.Done, 100*float64(runs)/float64(r.Done))
+		fmt.Fprintf(w, "%d failure %s: %d of %d runs failed (%.1f%%)", classes, noun, runs, r.Done, 100*float64(runs)/float64(max(r.Done, 1)))
 	}
 	if r.Stopped {
-		fmt.Fprintf(ew, "; --fail-fast stopped the sweep")
+		fmt.Fprintf(w, "; --fail-fast stopped the sweep")
 	}
-	fmt.Fprintln(ew)
-	return ew.err
+	var order []Outcome
+	by := map[Outcome]int{}
+	for _, c := range r.Classes {
+		if _, ok := by[c.Outcome]; !ok {
+			order = append(order, c.Outcome)
+		}
+		by[c.Outcome] += c.Count
+	}
+	parts := make([]string, len(order))
+	for i, o := range order {
+		parts[i] = fmt.Sprintf("%s %d", o, by[o])
+	}
+	fmt.Fprintf(w, "; by outcome: %s\n", strings.Join(parts, ", "))
 }
 
 // writeColumns writes rows as columns two blanks apart, right-aligned where

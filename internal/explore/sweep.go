@@ -12,6 +12,7 @@ import (
 type SweepOptions struct {
 	Jobs     int  // runs at once; less than 1 means 1
 	FailFast bool // stop at the first failure (the lowest failing run index)
+	Policy   Policy
 
 	// Progress, if not nil, is called after each run, from the job that
 	// did it, with the number of runs done so far.
@@ -24,14 +25,16 @@ type Tally struct {
 	Done    int     // runs tallied: the whole shard, or up to the first failure with FailFast
 	Stopped bool    // FailFast ended the sweep before the end of the shard
 	Classes []Class // in report order (see sortClasses)
+	Policy  Policy  // how the runs were classed and judged
 }
 
 // A Class is the runs of a sweep that ended alike.
 type Class struct {
-	Key
-	Count  int      // runs in the class
-	First  Run      // the run with the lowest index
-	Digest [32]byte // what the first run printed (Result.Digest)
+	Key              // as the policy groups it
+	First   Run      // the run with the lowest index
+	Example Key      // the full key of the first run, for the report
+	Count   int      // runs in the class
+	Digest  [32]byte // what the first run printed (Result.Digest)
 }
 
 // Sweep does the runs of p's shard and tallies them. newJob is called once
@@ -72,19 +75,20 @@ func Sweep(p *Plan, newJob func() func(Run) Result, opt SweepOptions) *Tally {
 				res := do(run)
 
 				mu.Lock()
-				id, ok := ids[res.Key()]
+				key := opt.Policy.Key(res.Key())
+				id, ok := ids[key]
 				if !ok {
 					id = int32(len(cls))
-					ids[res.Key()] = id
-					cls = append(cls, Class{Key: res.Key(), First: Run{Index: math.MaxInt}})
+					ids[key] = id
+					cls = append(cls, Class{Key: key, First: Run{Index: math.MaxInt}})
 				}
 				if c := &cls[id]; run.Index < c.First.Index {
-					c.First, c.Digest = run, res.Digest
+					c.First, c.Digest, c.Example = run, res.Digest, res.Key()
 				}
 				mu.Unlock()
 				runOf[i-int64(lo)] = id
 
-				if opt.FailFast && res.Outcome.Failure() {
+				if opt.FailFast && opt.Policy.Failure(res.Outcome) {
 					for s := stop.Load(); i+1 < s && !stop.CompareAndSwap(s, i+1); s = stop.Load() {
 					}
 				}
@@ -97,7 +101,7 @@ func Sweep(p *Plan, newJob func() func(Run) Result, opt SweepOptions) *Tally {
 	wg.Wait()
 
 	n := int(stop.Load()) - lo
-	t := &Tally{Done: n, Stopped: n < hi-lo}
+	t := &Tally{Done: n, Stopped: n < hi-lo, Policy: opt.Policy}
 	for _, id := range runOf[:n] {
 		cls[id].Count++
 	}
@@ -106,15 +110,15 @@ func Sweep(p *Plan, newJob func() func(Run) Result, opt SweepOptions) *Tally {
 			t.Classes = append(t.Classes, c)
 		}
 	}
-	sortClasses(t.Classes)
+	sortClasses(t.Classes, opt.Policy)
 	return t
 }
 
 // sortClasses puts classes in report order: failures first, then the
 // others, each by their first run.
-func sortClasses(cs []Class) {
+func sortClasses(cs []Class, p Policy) {
 	slices.SortFunc(cs, func(a, b Class) int {
-		if fa, fb := a.Outcome.Failure(), b.Outcome.Failure(); fa != fb {
+		if fa, fb := p.Failure(a.Outcome), p.Failure(b.Outcome); fa != fb {
 			if fa {
 				return -1
 			}
