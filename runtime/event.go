@@ -48,6 +48,7 @@ const (
 	EvTimerFire                // a timer expired; G2 = the G it readies (sleep); Arg = its deadline; Reason = "sleep", "after", "timer", "ticker" or "after_func"
 	EvProcResize               // gomaxprocs changed from Arg to P2 (procresize)
 	EvPrint                    // the program printed Reason (not a scheduling event; for traces that interleave output)
+	EvGoStatus                 // G's status changed (casgstatus), only with Config.TraceStates; Arg = old<<8 | new (Status values); Reason = the wait reason when new is _Gwaiting
 	evKindCount
 )
 
@@ -76,6 +77,7 @@ var eventNames = [...]string{
 	EvTimerFire:      "TimerFire",
 	EvProcResize:     "ProcResize",
 	EvPrint:          "Print",
+	EvGoStatus:       "GoStatus",
 }
 
 func (k EventKind) String() string {

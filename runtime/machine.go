@@ -62,6 +62,10 @@ type Config struct {
 	Seed      uint64 // seeds the one PRNG of the run
 	NoPreempt bool   // turn off sysmon's preemption of long-running Gs (as before Go 1.14)
 	Tracer    Tracer // receives every scheduling event; nil for none
+	// TraceStates also sends the Tracer an EvGoStatus for every change of
+	// a G's status (casgstatus), so that the state machine of runtime2.go
+	// can be followed edge by edge (--trace-states).
+	TraceStates bool
 
 	// Limits. Zero means no limit.
 	MaxGoroutines int   // goroutines alive at once
@@ -156,15 +160,19 @@ type Machine struct {
 	coroFree   []*coro  // finished pooled coroutines, for newproc1 to reuse
 	sudogcache []*sudog // released sudogs, for acquireSudog
 	runq       gQueue   // the global run queue
-	gFree      gList    // global cache of dead Gs
-	allg       []*G     // every G ever made, in creation order
-	goidgen    int64
-	nchan      int64
-	ngalive    int // Gs that are not dead
-	curg       *G  // the G whose coroutine is running, if any
-	handoff    *G  // the G the current action chose to run; Step switches to it
-	mainG      *G  // G1
-	stealOrd   randomOrder
+
+	// fastgstatus is the table of transitions casgstatus makes without a
+	// call: legal, or none when every transition is traced.
+	fastgstatus [len(legalTransition)][len(legalTransition)]bool
+	gFree       gList // global cache of dead Gs
+	allg        []*G  // every G ever made, in creation order
+	goidgen     int64
+	nchan       int64
+	ngalive     int // Gs that are not dead
+	curg        *G  // the G whose coroutine is running, if any
+	handoff     *G  // the G the current action chose to run; Step switches to it
+	mainG       *G  // G1
+	stealOrd    randomOrder
 
 	sysmonStarted bool   // the first G ran
 	sysmonDeep    bool   // sleeping until the next timer: all Ps idle
@@ -200,6 +208,9 @@ func NewMachine(cfg Config) *Machine {
 	m := &Machine{
 		cfg: cfg,
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5c4ed1ab)),
+	}
+	if !cfg.TraceStates {
+		m.fastgstatus = legal
 	}
 	m.procresize(int32(cfg.Procs))
 	m.initCosts()

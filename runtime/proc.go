@@ -683,7 +683,6 @@ func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
 	gp := m.gfget(pp)
 	if gp == nil {
 		gp = &G{m: m, status: Gidle}
-		casgstatus(gp, Gidle, Gdead)
 		m.allg = append(m.allg, gp)
 	} else {
 		m.stats.GFreeReused++
@@ -696,6 +695,11 @@ func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
 	}
 	gp.goid = pp.goidcache
 	pp.goidcache++
+	if gp.status == Gidle {
+		// allgadd's edge; the runtime makes it before the goid is set,
+		// here it is made after, so that --trace-states names the G.
+		casgstatus(gp, Gidle, Gdead)
+	}
 	gp.fn = fn
 	gp.name = name
 	gp.created = m.now

@@ -729,3 +729,63 @@ func TestMStateActivity(t *testing.T) {
 		}
 	}
 }
+
+// Config.TraceStates: every casgstatus is an EvGoStatus, so a G's edges
+// chain (each starts where the last ended) through runtime2.go's machine;
+// without it the stream has none.
+func TestTraceStates(t *testing.T) {
+	body := func(g *G) error {
+		ch, _ := g.Machine().NewChan(0)
+		done, _ := g.Machine().NewChan(0)
+		g.Go(func(g *G) error {
+			g.Recv(ch) // blocks: main is on the global queue
+			g.Syscall(1000)
+			return g.Send(done, 1) // main waits: a direct hand-off
+		}, "w")
+		g.Gosched()
+		g.Send(ch, 1)
+		g.Recv(done)
+		return nil
+	}
+	events := func(traceStates bool) []Event {
+		var evs []Event
+		m := NewMachine(Config{Procs: 1, Seed: 1, TraceStates: traceStates,
+			Tracer: TracerFunc(func(ev *Event) { evs = append(evs, *ev) })})
+		m.Start(body)
+		if res := m.Run(); res.Outcome != Exited {
+			t.Fatalf("outcome %v: %v", res.Outcome, res.Err)
+		}
+		m.Close()
+		return evs
+	}
+	var edges []string
+	last := Gidle
+	for _, ev := range events(true) {
+		if ev.Kind != EvGoStatus || ev.G != 2 {
+			continue
+		}
+		from, to := Status(ev.Arg>>8), Status(ev.Arg&0xff)
+		if from != last {
+			t.Errorf("G2 moved from %v, but its last edge ended in %v", from, last)
+		}
+		last = to
+		e := from.GoName() + "→" + to.GoName()
+		if ev.Reason != "" {
+			e += " (" + ev.Reason + ")"
+		}
+		edges = append(edges, e)
+	}
+	want := []string{
+		"_Gidle→_Gdead", "_Gdead→_Grunnable", "_Grunnable→_Grunning",
+		"_Grunning→_Gwaiting (chan receive)", "_Gwaiting→_Grunnable", "_Grunnable→_Grunning",
+		"_Grunning→_Gsyscall", "_Gsyscall→_Grunning", "_Grunning→_Gdead",
+	}
+	if !slices.Equal(edges, want) {
+		t.Errorf("G2's edges:\n%s\nwant:\n%s", strings.Join(edges, "\n"), strings.Join(want, "\n"))
+	}
+	for _, ev := range events(false) {
+		if ev.Kind == EvGoStatus {
+			t.Fatalf("GoStatus without TraceStates: %+v", ev)
+		}
+	}
+}

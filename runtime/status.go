@@ -123,11 +123,49 @@ var legal = func() (t [len(legalTransition)][len(legalTransition)]bool) {
 // transition the runtime never makes, is a simulator bug. Mirrors
 // casgstatus in proc.go.
 func casgstatus(gp *G, oldval, newval Status) {
-	if gp.status != oldval || !legal[oldval][newval] {
-		badgstatus(gp, oldval, newval)
+	if gp.status != oldval || !gp.m.fastgstatus[oldval][newval] {
+		casgstatusSlow(gp, oldval, newval)
 	}
 	gp.status = newval
 }
+
+// casgstatusSlow is casgstatus's check when the transition is illegal or
+// traced; casgstatus sets the new status after it.
+// Machine.fastgstatus is a copy of legal, or all false with
+// Config.TraceStates, so casgstatus needs one test and one call and stays
+// small enough to inline.
+func casgstatusSlow(gp *G, oldval, newval Status) {
+	if gp.status != oldval || !legal[oldval][newval] {
+		badgstatus(gp, oldval, newval)
+	}
+	if gp.m.cfg.TraceStates {
+		gp.m.traceStatus(gp, oldval, newval)
+	}
+}
+
+// traceStatus emits the EvGoStatus of gp's move from oldval to newval. The
+// event's P and M are gp's own while it has an M (execute, gopark,
+// entersyscall, goexit0), else those of the G whose code made the move
+// (goready from a channel operation), else none: the scheduler's own
+// actions (a timer firing, sysmon) happen on no goroutine.
+func (m *Machine) traceStatus(gp *G, oldval, newval Status) {
+	mp := gp.mp
+	if mp == nil && m.curg != nil && m.curg != gp {
+		mp = m.curg.mp
+	}
+	var pp *P
+	if mp != nil {
+		pp = mp.p
+	}
+	reason := ""
+	if newval == Gwaiting {
+		reason = gp.waitreason
+	}
+	m.emit(EvGoStatus, pp, mp, gp, nil, -1, int64(oldval)<<8|int64(newval), reason)
+}
+
+// GoName is the state's name in runtime2.go: "_Grunnable", "_Gwaiting", ...
+func (s Status) GoName() string { return "_G" + s.String() }
 
 // badgstatus throws for a casgstatus that is not allowed. It is apart from
 // casgstatus so that casgstatus is small enough to be inlined.

@@ -139,6 +139,8 @@ func scenario() []runtime.Event {
 	e.Reason = "fast"
 	e = b.add(12345678901, 0, 0, 1, runtime.EvGoWork)
 	e.Arg = 1
+	e = b.add(12345678902, 0, 0, 1, runtime.EvGoStatus) // --trace-states
+	e.Arg = int64(runtime.Grunning)<<8 | int64(runtime.Gdead)
 	b.add(12345678902, 0, 0, 1, runtime.EvGoDestroy)
 	return b.evs
 }

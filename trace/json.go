@@ -131,6 +131,13 @@ func appendEventFields(b []byte, ev *runtime.Event, html bool) []byte {
 		b = append(b, `,"arg":`...)
 		b = strconv.AppendInt(b, ev.Arg, 10)
 	}
+	if ev.Kind == runtime.EvGoStatus { // arg spelled out: runtime2.go's names
+		b = append(b, `,"from":"`...)
+		b = append(b, runtime.Status(ev.Arg>>8&0xff).GoName()...)
+		b = append(b, `","to":"`...)
+		b = append(b, runtime.Status(ev.Arg&0xff).GoName()...)
+		b = append(b, '"')
+	}
 	if uses&useReason != 0 || ev.Reason != "" {
 		b = append(b, `,"reason":`...)
 		b = appendJSONString(b, ev.Reason, html)

@@ -55,6 +55,7 @@ var kindFields = [...]fieldSet{
 	runtime.EvTimerFire:      listed | useG2 | useArg | useReason, // G readied, deadline, sleep|after
 	runtime.EvProcResize:     listed | useP2 | useArg,             // old (Arg) and new (P2) GOMAXPROCS
 	runtime.EvPrint:          listed | useReason,                  // printed text
+	runtime.EvGoStatus:       listed | useArg | useReason,         // old<<8 | new, wait reason
 }
 
 // kindListed reports whether k is in kindFields.

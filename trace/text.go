@@ -235,6 +235,16 @@ func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 		b = strconv.AppendInt(b, ev.Arg, 10)
 		b = append(b, " to="...)
 		b = strconv.AppendInt(b, int64(ev.P2), 10)
+	case runtime.EvGoStatus:
+		// --trace-states: the edge of runtime2.go's state machine, in its
+		// own names, as _Grunning→_Gwaiting.
+		b = append(b, runtime.Status(ev.Arg>>8&0xff).GoName()...)
+		b = append(b, "→"...)
+		b = append(b, runtime.Status(ev.Arg&0xff).GoName()...)
+		if ev.Reason != "" {
+			b = append(b, " reason="...)
+			b = appendWord(b, ev.Reason)
+		}
 	case runtime.EvPrint:
 		// AppendText prints the text itself; this column form is for
 		// views that show a Print among events (the timeline's tooltip).

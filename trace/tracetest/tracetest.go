@@ -56,6 +56,10 @@ type jsonEvent struct {
 	P2     *int32  `json:"p2"`
 	Arg    *int64  `json:"arg"`
 	Reason *string `json:"reason"`
+
+	// GoStatus spells its arg out; the reader checks the spelling.
+	From *string `json:"from"`
+	To   *string `json:"to"`
 }
 
 // kindsByName maps an event name to its kind.
@@ -95,6 +99,14 @@ func (j *jsonEvent) event() (runtime.Event, error) {
 	}
 	if j.Arg != nil {
 		ev.Arg = *j.Arg
+	}
+	if k == runtime.EvGoStatus {
+		from, to := runtime.Status(ev.Arg>>8&0xff).GoName(), runtime.Status(ev.Arg&0xff).GoName()
+		if j.From == nil || j.To == nil || *j.From != from || *j.To != to {
+			return runtime.Event{}, fmt.Errorf("GoStatus with arg %d wants from %q and to %q", ev.Arg, from, to)
+		}
+	} else if j.From != nil || j.To != nil {
+		return runtime.Event{}, errors.New("from and to belong to GoStatus only")
 	}
 	if j.Reason != nil {
 		ev.Reason = *j.Reason
