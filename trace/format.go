@@ -210,7 +210,9 @@ func appendJSONString(b []byte, s string, html bool) []byte {
 }
 
 // appendJSONStringBody appends s escaped as appendJSONString does, without
-// the quotes.
+// the quotes. It is long by design: one loop over the bytes, with a short
+// branch for each kind that needs escaping, on the hot path of every JSON
+// writer.
 func appendJSONStringBody(b []byte, s string, html bool) []byte {
 	const hex = "0123456789abcdef"
 	start := 0 // s[start:i] is pending, needing no escape

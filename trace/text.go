@@ -159,7 +159,8 @@ func AppendText(dst []byte, ev *runtime.Event) []byte {
 
 // appendTextDetails appends the key=value details of ev, in the fixed order
 // of its kind, then any extras (appendTextExtras). It reports false when
-// the kind has no specific rendering and only the extras were written.
+// the kind has no specific rendering and only the extras were written. It
+// is long by design: one flat switch, a line or two per kind.
 func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 	switch ev.Kind {
 	case runtime.EvGoCreate:
