@@ -33,7 +33,11 @@ var layerRules = []layerRule{
 	{pkg: "internal/explore", not: []string{module + "/"}},
 	{pkg: "internal/suggest", not: []string{module + "/"}},
 	{pkg: "internal/realtrace", not: []string{module + "/"}},
-	{pkg: "internal/cli", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/explore"}},
+	{pkg: "internal/views", not: []string{module + "/"}, but: []string{module + "/runtime"}},
+	{pkg: "internal/play/site", not: []string{module + "/"}},
+	{pkg: "docs", not: []string{module + "/"}},
+	{pkg: "examples", not: []string{module + "/"}},
+	{pkg: "internal/cli", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/explore", module + "/internal/play"}},
 }
 
 // terminalLibs are the libraries that touch the terminal, and the
