@@ -16,7 +16,7 @@
 // The files:
 //
 //   - api.go: Options, Result, RunFile, Compile and Program, and runMain,
-//     which runs a compiled script to its end.
+//     which runs a compiled script to its end (runMachine).
 //   - run.go: one run: the construction of its Machine, G1 and threads
 //     (start, machineConfig, newThread), each goroutine as a Starlark
 //     thread, and the steps that preemption and the limits count.
@@ -30,7 +30,10 @@
 //     deadlocks, goroutine dumps, exit statuses.
 //   - leak.go: Go 1.26's goroutine leak detection, by walking the
 //     Starlark values reachable from the goroutines that can still run.
-//   - memory.go: the memory limit's watchdog.
+//   - memory.go: the memory limit's watchdog; memory_linux.go and
+//     memory_other.go read the resident set where there is one.
+//   - host_js.go, host_other.go: giving the host's scheduler a turn on
+//     js/wasm (the playground), where it does not preempt.
 //   - gotrace.go: the goroutines' Starlark stacks for --go-trace.
 //   - session.go: the REPL's Session: items, undo by replay, stepping.
 //

@@ -28,4 +28,6 @@
 //   - perturb.go: the --perturb presets, ScriptSettings and RegisterFlags,
 //     which explore uses to start each run as `schedlab run` would.
 //   - determinism.go: --check-determinism.
+//   - views.go: RunViews and PageSettings, a run's views as the
+//     playground shows them (with and without --trace, the timeline).
 package cli
