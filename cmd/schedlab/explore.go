@@ -15,10 +15,10 @@ import (
 
 	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
-	"go.starlark.net/starlark"
 
 	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/internal/explore"
+	"github.com/schedlab/schedlab/internal/explore/scriptrun"
 	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/runtime"
 )
@@ -379,34 +379,10 @@ type scriptRunner struct {
 	base lang.Options  // all but the seed, procs and outputs
 }
 
-// newJob returns the function with which one job does its runs; it reuses
-// its buffers from run to run.
+// newJob returns the function with which one job does its runs
+// (scriptrun.NewJob, as the playground's sweeps do them).
 func (sr *scriptRunner) newJob() func(explore.Run) explore.Result {
-	var stdout, stderr bytes.Buffer
-	var assertMsg string
-	// The language's assert, watched: a panic with the message of an
-	// assert that failed is an assertion failure. What the run prints
-	// does not change.
-	orig := lang.Builtins()["assert"].(*starlark.Builtin)
-	watched := starlark.NewBuiltin("assert", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		v, err := orig.CallInternal(thread, args, kwargs)
-		if err != nil && assertMsg == "" {
-			assertMsg = err.Error()
-		}
-		return v, err
-	})
-	predeclared := starlark.StringDict{"assert": watched}
-	return func(r explore.Run) explore.Result {
-		stdout.Reset()
-		stderr.Reset()
-		assertMsg = ""
-		opts := sr.base
-		opts.Seed, opts.Procs = r.Seed, r.Procs
-		opts.Stdout, opts.Stderr = &stdout, &stderr
-		opts.Predeclared = predeclared
-		res := sr.prog.Run(opts)
-		return explore.Classify(res.ExitCode, stdout.Bytes(), stderr.Bytes(), assertMsg)
-	}
+	return scriptrun.NewJob(sr.prog, sr.base)
 }
 
 // checkReplay runs the replay command of class c as `schedlab run` does and

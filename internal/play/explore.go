@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"time"
 
-	"go.starlark.net/starlark"
-
 	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/internal/explore"
+	"github.com/schedlab/schedlab/internal/explore/scriptrun"
 	"github.com/schedlab/schedlab/lang"
 )
 
@@ -99,7 +98,7 @@ func Explore(req ExploreRequest, progress func(done int)) *ExploreResult {
 	if progress != nil {
 		opt.Progress = progress
 	}
-	tally := explore.Sweep(plan, func() func(explore.Run) explore.Result { return newJob(prog, base) }, opt)
+	tally := explore.Sweep(plan, func() func(explore.Run) explore.Result { return scriptrun.NewJob(prog, base) }, opt)
 	var runFlags []string
 	for _, a := range req.Args {
 		if !isProcsOrSeed(a) {
@@ -132,32 +131,4 @@ func isProcsOrSeed(a string) bool {
 // arguments of a replay.
 func replayFlags(args []string) []string {
 	return args[:len(args)-1]
-}
-
-// newJob returns the function with which a sweep's job does its runs, as
-// `schedlab explore` does them: the language's assert is watched, so that
-// a failed assert is its own outcome.
-func newJob(prog *lang.Program, base lang.Options) func(explore.Run) explore.Result {
-	var stdout, stderr bytes.Buffer
-	var assertMsg string
-	orig := lang.Builtins()["assert"].(*starlark.Builtin)
-	watched := starlark.NewBuiltin("assert", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		v, err := orig.CallInternal(thread, args, kwargs)
-		if err != nil && assertMsg == "" {
-			assertMsg = err.Error()
-		}
-		return v, err
-	})
-	predeclared := starlark.StringDict{"assert": watched}
-	return func(r explore.Run) explore.Result {
-		stdout.Reset()
-		stderr.Reset()
-		assertMsg = ""
-		opts := base
-		opts.Seed, opts.Procs = r.Seed, r.Procs
-		opts.Stdout, opts.Stderr = &stdout, &stderr
-		opts.Predeclared = predeclared
-		res := prog.Run(opts)
-		return explore.Classify(res.ExitCode, stdout.Bytes(), stderr.Bytes(), assertMsg)
-	}
 }
