@@ -160,12 +160,16 @@ func probeGosched(ctx context.Context, rounds int) samples {
 }
 
 // wakeSpin is how long the waker runs, once the sleeper is about to block,
-// before readying it, so that the other Ps have gone idle (a spinning M gives up within microseconds;
-// 200µs is the order of a short program's first burst of work, longer
-// idles let the CPU sleep deeper), and wakeWindow how long it keeps
-// running after: a sleeper that has not run by then is not a sample.
+// before readying it, so that the other P has gone idle (a spinning M gives
+// up within microseconds). How long a thread has been idle decides how
+// long it takes to wake: on a VM the idle vCPU polls for a while (KVM's
+// halt polling, 200µs by default) before the host deschedules it. 100µs
+// is the idle of a short racy program between bursts, as in
+// bench/faithfulness's wake_window; wakeWindow is how long the waker keeps
+// running after the ready: a sleeper that has not run by then is not a
+// sample.
 const (
-	wakeSpin   = 200_000
+	wakeSpin   = 100_000
 	wakeWindow = 5_000_000
 )
 
