@@ -2,11 +2,8 @@ package golden
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"flag"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/schedlab/schedlab/internal/testbuild"
 )
 
 var update = flag.Bool("update", false, "update golden files")
@@ -136,8 +134,9 @@ type hostSetting struct {
 //     own, from the examples directory, as a person runs it.
 //
 // The command is built once per build and kept in the temporary
-// directory under the hash of its sources (hostBinary), so that a second
-// `go test` with the same sources does not build it again.
+// directory under the hash of its sources (hostBinary, testbuild.Build),
+// so that a second `go test` with the same sources does not build it
+// again.
 func TestHostIndependent(t *testing.T) {
 	cases := exampleCases(t)
 	if *update {
@@ -206,100 +205,14 @@ func TestHostIndependent(t *testing.T) {
 }
 
 // hostBinary returns the schedlab command built for TestHostIndependent
-// ("plain", or "race" for -race). A build is kept in the temporary
-// directory under a hash of everything it is made from (the Go version,
-// the flags, go.mod and go.sum, and every file of the module's packages
-// it compiles), so that it is built once for the same sources.
+// ("plain", or "race" for -race), built once per set of sources
+// (testbuild.Build).
 func hostBinary(build string) (string, error) {
-	var flags []string
+	name, flags := "schedlab", []string(nil)
 	if build == "race" {
-		flags = []string{"-race"}
+		name, flags = "schedlab-race", []string{"-race"}
 	}
-	key, err := sourceHash(flags)
-	if err != nil {
-		return "", err
-	}
-	dir := filepath.Join(os.TempDir(), "schedlab-golden-"+build+"-"+key)
-	bin := filepath.Join(dir, "schedlab")
-	if _, err := os.Stat(bin); err == nil {
-		return bin, nil
-	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", err
-	}
-	// Built under a name of its own and renamed, so that a test running
-	// at the same time never sees half a binary.
-	tmp, err := os.CreateTemp(dir, "build-")
-	if err != nil {
-		return "", err
-	}
-	tmp.Close()
-	defer os.Remove(tmp.Name())
-	cmd := exec.Command("go", append(append([]string{"build", "-o", tmp.Name()}, flags...), "./cmd/schedlab")...)
-	cmd.Dir = ".."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build %s: %v\n%s", strings.Join(flags, " "), err, out)
-	}
-	if err := os.Rename(tmp.Name(), bin); err != nil {
-		return "", err
-	}
-	removeStaleBinaries(dir)
-	return bin, nil
-}
-
-// sourceHash returns a hash of what `go build flags ./cmd/schedlab` makes
-// the command from: the go command's version and settings, the flags,
-// go.mod and go.sum (which pin every dependency), and the contents of
-// every Go and embedded file of the module's own packages it compiles.
-func sourceHash(flags []string) (string, error) {
-	h := sha256.New()
-	env, err := exec.Command("go", "env", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "GOEXPERIMENT").Output()
-	if err != nil {
-		return "", fmt.Errorf("go env: %v", err)
-	}
-	fmt.Fprintf(h, "%s\n%q\n", env, flags)
-	cmd := exec.Command("go", "list", "-deps", "-f",
-		`{{if .Module}}{{if .Module.Main}}{{.Dir}}{{range .GoFiles}} {{.}}{{end}}{{range .CgoFiles}} {{.}}{{end}}{{range .EmbedFiles}} {{.}}{{end}}{{end}}{{end}}`,
-		"./cmd/schedlab")
-	cmd.Dir = ".."
-	list, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("go list: %v", err)
-	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		return "", err
-	}
-	files := []string{filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum")}
-	for _, line := range strings.Split(strings.TrimSpace(string(list)), "\n") {
-		f := strings.Fields(line)
-		for _, name := range f[1:] {
-			files = append(files, filepath.Join(f[0], name))
-		}
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return "", err
-		}
-		rel, _ := filepath.Rel(root, f)
-		fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(rel), len(data))
-		h.Write(data)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16], nil
-}
-
-// removeStaleBinaries removes the builds of hostBinary older than a day
-// but the one in keep, so that the temporary directory does not fill up
-// with one build per change of the sources. A build in use by another
-// test right now is younger than that.
-func removeStaleBinaries(keep string) {
-	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "schedlab-golden-*"))
-	for _, d := range dirs {
-		if fi, err := os.Stat(d); err == nil && d != keep && time.Since(fi.ModTime()) > 24*time.Hour {
-			os.RemoveAll(d)
-		}
-	}
+	return testbuild.Build("..", name, nil, flags, "./cmd/schedlab")
 }
 
 // runCommand runs `bin run --trace script` in the script's directory with

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedlab/schedlab/internal/testbuild"
 )
 
 // TestFaithful runs every testdata/faithful/NAME.star on one P, preemption
@@ -19,8 +21,8 @@ import (
 //
 //	GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 go run NAME.go
 //
-// and checks that NAME.want still says what Go does. Nothing is cached:
-// the twin is run every time.
+// and checks that NAME.want still says what Go does. The twin is run every
+// time; its binary is built once per set of sources (testbuild.Build).
 func TestFaithful(t *testing.T) { testFaithful(t, "testdata/faithful") }
 
 // TestGoByExample does what TestFaithful does for examples/gobyexample:
@@ -38,7 +40,7 @@ func testFaithful(t *testing.T, dir string) {
 	if len(stars) == 0 {
 		t.Fatalf("no %s/*.star", dir)
 	}
-	goTool, goErr := exec.LookPath("go")
+	_, goErr := exec.LookPath("go")
 	for _, star := range stars {
 		base := strings.TrimSuffix(star, ".star")
 		name := filepath.Base(base)
@@ -70,12 +72,10 @@ func testFaithful(t *testing.T, dir string) {
 				t.Parallel()
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 				defer cancel()
-				exe := filepath.Join(t.TempDir(), name)
-				build := exec.CommandContext(ctx, goTool, "build", "-o", exe, filepath.Base(base)+".go")
-				build.Dir = filepath.Dir(base)
-				build.Env = append(os.Environ(), "GOFLAGS=")
-				if out, err := build.CombinedOutput(); err != nil {
-					t.Fatalf("go build %s.go: %v\n%s", name, err, out)
+				// Built once per set of sources (testbuild.Build).
+				exe, err := testbuild.Build(filepath.Dir(base), name, []string{"GOFLAGS="}, nil, filepath.Base(base)+".go")
+				if err != nil {
+					t.Fatal(err)
 				}
 				// The real runtime is not a pure function of the program:
 				// sysmon still preempts at function calls after 10ms of wall

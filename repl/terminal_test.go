@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedlab/schedlab/internal/testbuild"
 )
 
 // A pane is `schedlab repl` running in a real pseudo-terminal: a tmux
@@ -32,14 +34,14 @@ func tmuxPath(t *testing.T) string {
 	return p
 }
 
-// buildSchedlab builds the command into dir.
-func buildSchedlab(t *testing.T, dir string) string {
+// buildSchedlab returns the command, built once per set of sources
+// (testbuild.Build; go test puts the go command that runs it first on
+// PATH).
+func buildSchedlab(t *testing.T) string {
 	t.Helper()
-	exe := filepath.Join(dir, "schedlab")
-	// go test puts the go command that runs it first on PATH.
-	out, err := exec.Command("go", "build", "-o", exe, "github.com/schedlab/schedlab/cmd/schedlab").CombinedOutput()
+	exe, err := testbuild.Build(".", "schedlab", nil, nil, "github.com/schedlab/schedlab/cmd/schedlab")
 	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatal(err)
 	}
 	return exe
 }
@@ -133,7 +135,7 @@ func TestTerminal(t *testing.T) {
 	}
 	tmuxPath(t)
 	dir := t.TempDir()
-	exe := buildSchedlab(t, dir)
+	exe := buildSchedlab(t)
 	state := filepath.Join(dir, "state")
 	p := startPane(t, fmt.Sprintf("env -u NO_COLOR TERM=xterm-256color XDG_STATE_HOME=%s %s repl --procs 2; echo \"exit status $?\"; sleep 600", state, exe))
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedlab/schedlab/internal/testbuild"
 )
 
 // badTimeout is how long one bad input may take. A case that runs longer
@@ -193,18 +195,16 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// buildSchedlab builds the command into a temporary directory, once per
-// test that calls it.
+// buildSchedlab returns the command, built once per set of sources
+// (testbuild.Build).
 func buildSchedlab(t *testing.T) string {
 	t.Helper()
-	gocmd, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command to build schedlab with")
 	}
-	bin := filepath.Join(t.TempDir(), "schedlab")
-	cmd := exec.Command(gocmd, "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := testbuild.Build(".", "schedlab", nil, nil, ".")
+	if err != nil {
+		t.Fatal(err)
 	}
 	return bin
 }

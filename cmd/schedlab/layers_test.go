@@ -33,6 +33,7 @@ var layerRules = []layerRule{
 	{pkg: "internal/explore", not: []string{module + "/"}},
 	{pkg: "internal/suggest", not: []string{module + "/"}},
 	{pkg: "internal/realtrace", not: []string{module + "/"}},
+	{pkg: "internal/testbuild", not: []string{module + "/"}},
 	{pkg: "internal/views", not: []string{module + "/"}, but: []string{module + "/runtime"}},
 	{pkg: "internal/play/site", not: []string{module + "/"}},
 	{pkg: "docs", not: []string{module + "/"}},
