@@ -60,6 +60,18 @@ type Options struct {
 	// perturbations, every builtin call is a safe point (G.SafePoint).
 	Perturb runtime.Perturb
 
+	// Costs is the costs profile that charges virtual time for Starlark
+	// steps and for the runtime's own work (runtime.Costs,
+	// docs/runtime.md): with it, goroutines on several Ps run their code
+	// in parallel on the virtual clock. nil is the zero profile, in which
+	// code takes no time. The command passes runtime.DefaultCosts()
+	// unless --costs says otherwise.
+	Costs *runtime.Costs
+	// Quantum is how many steps a goroutine runs before the other Ps
+	// catch up with its clock (runtime.Config.Quantum); 0 means
+	// runtime.DefaultQuantum.
+	Quantum uint64
+
 	// For embedders and tests: Predeclared names are added to the
 	// builtins (and override them); OnThread is called with the Starlark
 	// thread of every goroutine before it runs any code.

@@ -92,8 +92,10 @@ func benchRun(b *testing.B, src string, opts Options, extra starlark.StringDict)
 }
 
 // benchOptions are the command's defaults (`schedlab run` with no flags):
-// one P, preemption on.
-func benchOptions() Options { return Options{Procs: 1, Preempt: true} }
+// one P, preemption on, the default costs profile.
+func benchOptions() Options {
+	return Options{Procs: 1, Preempt: true, Costs: runtime.DefaultCosts()}
+}
 
 // goschedSrc is the round robin that bench/ repeats with Python generators,
 // asyncio and Lua coroutines: G goroutines share N gosched calls; each

@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/internal/testbuild"
+	"github.com/schedlab/schedlab/runtime"
 )
 
 // TestFaithful runs every testdata/faithful/NAME.star on one P, preemption
-// off, and compares its stdout byte for byte with NAME.want: what the Go
-// twin NAME.go prints under the real runtime. Unless -short is given or no
+// off, with the default costs profile and with the zero one, and compares
+// its stdout byte for byte with NAME.want: what the Go twin NAME.go prints
+// under the real runtime. Unless -short is given or no
 // go command is on PATH, it also runs the twin, with
 //
 //	GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 go run NAME.go
@@ -49,16 +51,18 @@ func testFaithful(t *testing.T, dir string) {
 			if err != nil {
 				t.Fatalf("%s has no .want: %v", star, err)
 			}
-			t.Run("schedlab", func(t *testing.T) {
-				var stdout, stderr bytes.Buffer
-				res := RunFile(star, nil, Options{Procs: 1, Stdout: &stdout, Stderr: &stderr})
-				if res.ExitCode != 0 {
-					t.Errorf("%s: exit status %d; stderr:\n%s", star, res.ExitCode, stderr.String())
-				}
-				if got := stdout.String(); got != string(want) {
-					t.Errorf("%s: stdout differs from %s.want:\n%s", star, name, lineDiff(string(want), got))
-				}
-			})
+			for _, costs := range []*runtime.Costs{runtime.DefaultCosts(), runtime.ZeroCosts()} {
+				t.Run("schedlab/costs="+costs.Name, func(t *testing.T) {
+					var stdout, stderr bytes.Buffer
+					res := RunFile(star, nil, Options{Procs: 1, Costs: costs, Stdout: &stdout, Stderr: &stderr})
+					if res.ExitCode != 0 {
+						t.Errorf("%s: exit status %d; stderr:\n%s", star, res.ExitCode, stderr.String())
+					}
+					if got := stdout.String(); got != string(want) {
+						t.Errorf("%s: stdout differs from %s.want:\n%s", star, name, lineDiff(string(want), got))
+					}
+				})
+			}
 			t.Run("go", func(t *testing.T) {
 				if testing.Short() {
 					t.Skip("-short: not running the Go twin")

@@ -8,24 +8,36 @@
 // runs exactly one G's code at a time, the Starlark threads never run
 // concurrently.
 //
-// Go code costs no virtual time; neither does Starlark code. What Starlark
-// code costs is steps (thread.Steps, about one bytecode instruction each),
-// and steps are what preemption and the limits are counted in:
+// Starlark code takes virtual time: a costs profile (Options.Costs,
+// runtime.Costs) gives a step a cost, and the goroutine tells its G how
+// many steps it ran (G.RanSteps, in account): at every builtin call, so
+// that what the builtin does happens at the goroutine's exact time, and
+// every quantum of steps (G.StepBudget), so that a goroutine on another P
+// can catch up. That is how goroutines on several Ps run in parallel, and
+// how plain values that two of them share race. With the zero profile
+// (nil) code takes no time, and a goroutine's code between two builtin
+// calls runs in one instant.
 //
-//   - With preemption on, a P that has run SliceSteps steps since its last
-//     dispatch (a GoStart that did not inherit a time slice, i.e. since its
-//     schedtick changed) preempts its G at the next instruction: the G goes
-//     to the global queue through G.Preempt, as sysmon's 10ms preemption
-//     does. Gs that hand the P to each other through runnext share the
-//     slice, as in Go.
+// Steps are also what preemption and the limits are counted in:
+//
+//   - With preemption on and a profile whose steps take time, the time
+//     slice is sysmon's 10ms of virtual time, as in Go: the engine
+//     preempts a G in the middle of the time its steps take.
+//   - With preemption on and steps that take no time (the zero
+//     profile), a P that has run SliceSteps steps since its last
+//     dispatch (a GoStart that did not inherit a time slice, i.e. since
+//     its schedtick changed) preempts its G at the next instruction: the
+//     G goes to the global queue through G.Preempt, as sysmon's 10ms
+//     preemption does. Gs that hand the P to each other through runnext
+//     share the slice, as in Go.
 //   - With preemption off, a G that has run WedgeSteps steps since it was
 //     last put on a CPU ends the run: the cooperative scheduler is wedged.
 //   - MaxSteps bounds the steps of all goroutines together.
 //
 // The counts are kept exact with thread.OnMaxSteps: a thread's step limit
-// is always set (arm) to the first step at which one of these budgets runs
-// out, and the steps a G has run are added up (account) before every
-// builtin that may give up the processor. Dispatches are learnt from two
+// is always set (arm) to the first step at which one of these budgets or
+// the quantum runs out, and the steps a G has run are added up and
+// charged (account) at every builtin call. Dispatches are learnt from two
 // counters of the engine, compared with the values seen last (sync): the
 // G's Dispatches and its P's Schedtick, which is also how sysmon's retake
 // tells a new time slice. The run is no Tracer, so with tracing off the
@@ -96,6 +108,7 @@ type run struct {
 	sliceSteps uint64
 	wedgeSteps uint64
 	perturbed  bool     // Options.Perturb may preempt at safe points
+	timed      bool     // steps take virtual time: the slice is sysmon's 10ms, not SliceSteps
 	steps      uint64   // steps of all goroutines, as of the last account
 	pslice     []pslice // by P: the steps of its current time slice
 
@@ -145,6 +158,8 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		MaxGoroutines: opts.MaxGoroutines,
 		MaxTime:       opts.MaxTime,
 		Perturb:       opts.Perturb,
+		Costs:         opts.Costs,
+		Quantum:       opts.Quantum,
 	}
 }
 
@@ -160,6 +175,7 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 // machineConfig and newThread, never into one of the callers.
 func (r *run) start(tracer runtime.Tracer, body func(main *goroutine) error) *goroutine {
 	r.m = runtime.NewMachine(r.machineConfig(tracer))
+	r.timed = r.m.StepsTakeTime()
 	if r.opts.OnStart != nil {
 		r.opts.OnStart(r.m)
 	}
@@ -358,15 +374,19 @@ func (gr *goroutine) main(body func() error) runtime.Func {
 // returned, if any. A step or time limit is returned as the engine's
 // LimitError, anything else as a PanicError.
 func (gr *goroutine) exit(err error) error {
+	if err != nil {
+		// The stack first: the time of the last steps may let other
+		// goroutines run, or the run end, before account returns.
+		gr.stack = errorStack(err)
+		if gr.stack == nil {
+			gr.stack = gr.thread.CallStack()
+		}
+	}
 	gr.account()
 	gr.ended = true
 	gr.forget()
 	if err == nil {
 		return nil
-	}
-	gr.stack = errorStack(err)
-	if gr.stack == nil {
-		gr.stack = gr.thread.CallStack()
 	}
 	if gr.limit != nil {
 		return gr.limit
@@ -406,11 +426,11 @@ func errorStack(err error) starlark.CallStack {
 // run's total, its P's slice and its own count. It is called while the G
 // still holds its P: before any builtin that may give up the processor, in
 // OnMaxSteps, and when the goroutine ends.
-func (gr *goroutine) account() {
+func (gr *goroutine) account() bool {
 	r := gr.run
 	d := gr.thread.Steps - gr.counted
 	if d == 0 {
-		return
+		return false
 	}
 	gr.counted = gr.thread.Steps
 	r.steps += d
@@ -419,6 +439,7 @@ func (gr *goroutine) account() {
 	if ps != nil {
 		ps.steps += d
 	}
+	return gr.g.RanSteps(d)
 }
 
 // sync catches up with the dispatches the engine made since gr last
@@ -449,22 +470,29 @@ func (gr *goroutine) sync() *pslice {
 }
 
 // arm sets the thread's step limit at the first step where a budget runs
-// out: the P's time slice (preemption on) or the wedge limit (off), and
-// MaxSteps. It is called whenever the goroutine (re)gains the processor.
+// out: the quantum (when steps take time), the P's step-counted time slice
+// (preemption on, zero profile) or the wedge limit (off), MaxSteps, and the
+// call-depth check. It is called whenever the goroutine (re)gains the
+// processor.
 func (gr *goroutine) arm() {
 	r := gr.run
 	ps := gr.sync()
-	var left uint64
-	if r.opts.Preempt {
-		left = r.sliceSteps - min(r.sliceSteps, ps.used())
-	} else {
-		left = r.wedgeSteps - min(r.wedgeSteps, gr.sinceStart)
+	left := gr.g.StepBudget() // the quantum, when steps take time
+	switch {
+	case !r.opts.Preempt:
+		left = min(left, r.wedgeSteps-min(r.wedgeSteps, gr.sinceStart))
+	case !r.timed:
+		left = min(left, r.sliceSteps-min(r.sliceSteps, ps.used()))
 	}
 	if max := r.opts.MaxSteps; max > 0 {
 		left = min(left, max-min(max, r.steps))
 	}
 	left = min(left, depthCheckSteps) // look at the call depth now and then
-	gr.thread.SetMaxExecutionSteps(max(gr.thread.Steps+left, 1))
+	limit := uint64(math.MaxUint64)
+	if left < limit-gr.thread.Steps {
+		limit = gr.thread.Steps + left
+	}
+	gr.thread.SetMaxExecutionSteps(max(limit, 1))
 }
 
 // used returns the steps of the slice, 0 for none.
@@ -489,7 +517,7 @@ func (gr *goroutine) onMaxSteps() {
 		n := r.opts.MaxSteps
 		gr.fail(&runtime.LimitError{What: "steps", Msg: fmt.Sprintf("step limit of %d reached (--max-steps=%d)", n, n)})
 		return
-	case r.opts.Preempt && gr.sync().used() >= r.sliceSteps:
+	case r.opts.Preempt && !r.timed && gr.sync().used() >= r.sliceSteps:
 		gr.g.Preempt() // sysmon's preemption: to the global queue
 	case !r.opts.Preempt && gr.sinceStart >= r.wedgeSteps:
 		gr.fail(&runtime.LimitError{What: "steps", Msg: fmt.Sprintf(
@@ -545,9 +573,14 @@ func (r *run) goroutineOf(thread *starlark.Thread, b *starlark.Builtin) (*gorout
 func caller(m *runtime.Machine, thread *starlark.Thread, b *starlark.Builtin) (*goroutine, error) {
 	if m != nil {
 		if gr := goroutineOfG(m.Current()); gr != nil && gr.thread == thread {
+			// The steps before the call take their time first, so that
+			// what the builtin does happens at the goroutine's own time.
+			again := gr.account()
 			if gr.run.perturbed {
-				gr.account()
 				gr.g.SafePoint()
+				again = true
+			}
+			if again {
 				gr.arm()
 			}
 			return gr, nil

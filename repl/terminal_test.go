@@ -125,7 +125,7 @@ func (p *pane) line(text, prompt string) string {
 	return out[:strings.LastIndex(out, prompt)]
 }
 
-// TestTerminal runs `schedlab repl --procs 2` in a tmux pane and goes
+// TestTerminal runs `schedlab repl --procs 2 --costs=zero` in a tmux pane and goes
 // through what a new user does: prompts, completion with Tab, colour,
 // spawning three goroutines on 2 Ps, stepping through a steal and seeing
 // it in :runq, cancelling a busy loop with Ctrl-C, leaving with Ctrl-D.
@@ -137,7 +137,7 @@ func TestTerminal(t *testing.T) {
 	dir := t.TempDir()
 	exe := buildSchedlab(t)
 	state := filepath.Join(dir, "state")
-	p := startPane(t, fmt.Sprintf("env -u NO_COLOR TERM=xterm-256color XDG_STATE_HOME=%s %s repl --procs 2; echo \"exit status $?\"; sleep 600", state, exe))
+	p := startPane(t, fmt.Sprintf("env -u NO_COLOR TERM=xterm-256color XDG_STATE_HOME=%s %s repl --procs 2 --costs=zero; echo \"exit status $?\"; sleep 600", state, exe))
 
 	// The banner and the prompt, with the virtual time in colour.
 	p.waitFor(0, "[0s] >>>")

@@ -29,7 +29,8 @@
 // Spending time is cheap when nothing else can happen meanwhile: when the
 // earliest queued action is later than the end of the charge, the clock
 // just moves on (runAhead), with no switch to the run loop, which is what
-// the loop would have done next. A run with one busy P therefore costs
+// the loop would have done next (up to a millisecond of code at a time, so
+// that a host driving the Machine Step by Step sees a Step end). A run with one busy P therefore costs
 // little more than one whose code is free.
 //
 // Which costs are preemptible: the goroutine's code is (sysmon preempts a
@@ -169,6 +170,9 @@ func (m *Machine) runAhead(d int64) bool {
 	if len(m.actions) > 0 && m.actions[0].when <= until {
 		return false
 	}
+	if until-m.resumedAt > maxRunAhead {
+		return false // let the host see a Step end now and then
+	}
 	if m.cfg.MaxTime > 0 && until > m.cfg.MaxTime {
 		return false
 	}
@@ -181,6 +185,13 @@ func (m *Machine) runAhead(d int64) bool {
 	m.now = until
 	return true
 }
+
+// maxRunAhead bounds how far a G runs ahead of the time it was resumed at
+// before it goes through the run loop anyway: a Step must end now and then
+// for a host that drives the Machine Step by Step (the REPL checks for
+// Ctrl-C between Steps). A millisecond of code is about as many steps as
+// the language's step-counted time slice of the zero profile.
+const maxRunAhead = 1000 * 1000
 
 // noRunAhead turns runAhead off, for the test that shows it changes
 // nothing.

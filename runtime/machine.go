@@ -190,6 +190,7 @@ type Machine struct {
 	sampleCosts bool            // draw each cost from its distribution (Perturb.SampleCosts)
 	stepCosts   bool            // a step of code takes time: the step cost is not all zero
 	quantum     uint64          // cfg.Quantum, or DefaultQuantum
+	resumedAt   int64           // when Step last resumed a G (runAhead)
 
 	result      Result
 	interrupted atomic.Pointer[error]
@@ -363,6 +364,7 @@ func (m *Machine) Step() bool {
 	if gp := m.handoff; gp != nil {
 		m.handoff = nil
 		m.curg = gp
+		m.resumedAt = m.now
 		alive := gp.co.resume()
 		m.curg = nil
 		if !alive {

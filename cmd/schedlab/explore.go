@@ -92,7 +92,7 @@ const (
 
 // exploreRunFlags are the flags of `schedlab run` that explore passes on
 // to every run.
-var exploreRunFlags = []string{"preempt", "max-steps", "max-goroutines", "max-time", "timeout"}
+var exploreRunFlags = []string{"preempt", "costs", "max-steps", "max-goroutines", "max-time", "timeout"}
 
 // limitFlags are the exploreRunFlags that only bound a run: a replay needs
 // them only to reproduce a limit.
@@ -289,6 +289,8 @@ func runFlagValue(s *cli.Settings, name string) string {
 	switch name {
 	case "preempt":
 		return cli.OnOff(s.Preempt)
+	case "costs":
+		return s.Costs
 	case "max-steps":
 		return strconv.FormatUint(s.MaxSteps, 10)
 	case "max-goroutines":

@@ -224,7 +224,7 @@ func checkErrorLine(t *testing.T, p *page) {
 		line      int
 	}{
 		{"compile", "x = 1\ny = undefined_name\nprint(x)\n", 2},
-		{"panic", "def f(n):\n    return 1 // n\n\ndef g():\n    f(0)\n\nspawn(g)\nsleep(1)\n", 2},
+		{"panic", "def f(n):\n    return 1 // n\n\ndef g():\n    f(0)\n\nspawn(g)\nsleep(\"1ms\")\n", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := runInPage(t, p, "err.star", tc.src, nil)

@@ -13,7 +13,7 @@ import (
 )
 
 // replSynopsis is the one-line usage of `schedlab repl`.
-const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--max-memory SIZE] [--echo] [script.star]"
+const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--costs FILE|default|zero] [--max-memory SIZE] [--echo] [script.star]"
 
 // replCmd is `schedlab repl`: the interactive shell on the terminal, or
 // the same statements and commands read from a file or pipe, without
@@ -21,6 +21,8 @@ const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [-
 func replCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	s := cli.NewSettings() // the world's settings; --costs goes straight in
+	s.RegisterFlags(fs, "costs")
 	procs := fs.Int("procs", 1, "number of Ps (GOMAXPROCS) at start, from 1 to 1024")
 	seed := fs.Uint64("seed", 1, "seed of the world's one PRNG (steal order, select)")
 	preempt := onOffFlag(true)
@@ -53,7 +55,6 @@ func replCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 		script = files[0]
 	}
 	// The world's settings become its run's options as a script's do.
-	s := cli.NewSettings()
 	s.Procs, s.Seed, s.Preempt, s.MaxMemory = *procs, *seed, bool(preempt), maxMemory
 	opts := repl.Options{
 		Run:    s.Options(h, "", stdout, stderr),

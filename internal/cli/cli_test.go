@@ -37,12 +37,13 @@ func TestSettingsFor(t *testing.T) {
 		args []string
 		want string // the trace header, then trace=true|false
 	}{
-		{[]string{"x.star"}, "procs=4 seed=1 preempt=on max-time=1s trace=true"},
-		{[]string{"--procs=2", "x.star"}, "procs=2 seed=1 preempt=on max-time=1s trace=true"},
-		{[]string{"x.star", "--trace=false", "--seed", "9"}, "procs=4 seed=9 preempt=on max-time=1s trace=false"},
-		{[]string{"--preempt=off", "--max-time=0", "x.star"}, "procs=4 seed=1 preempt=off trace=true"},
+		{[]string{"x.star"}, "procs=4 seed=1 preempt=on costs=default max-time=1s trace=true"},
+		{[]string{"--procs=2", "x.star"}, "procs=2 seed=1 preempt=on costs=default max-time=1s trace=true"},
+		{[]string{"x.star", "--trace=false", "--seed", "9"}, "procs=4 seed=9 preempt=on costs=default max-time=1s trace=false"},
+		{[]string{"--preempt=off", "--max-time=0", "x.star"}, "procs=4 seed=1 preempt=off costs=default trace=true"},
+		{[]string{"--costs=zero", "x.star"}, "procs=4 seed=1 preempt=on costs=zero max-time=1s trace=true"},
 		{[]string{"--timeout=5s", "--max-goroutines=3", "--max-steps=10", "x.star"},
-			"procs=4 seed=1 preempt=on max-steps=10 max-goroutines=3 max-time=1s timeout=5s trace=true"},
+			"procs=4 seed=1 preempt=on costs=default max-steps=10 max-goroutines=3 max-time=1s timeout=5s trace=true"},
 	} {
 		s, err := settingsFor("x.star", src, test.args)
 		if err != nil {
@@ -71,7 +72,7 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("NewSettings() = %+v", s)
 	}
 	h := s.Header()
-	want := trace.Header{Settings: []trace.KV{{Key: "procs", Value: "1"}, {Key: "seed", Value: "1"}, {Key: "preempt", Value: "on"}}}
+	want := trace.Header{Settings: []trace.KV{{Key: "procs", Value: "1"}, {Key: "seed", Value: "1"}, {Key: "preempt", Value: "on"}, {Key: "costs", Value: "default"}}}
 	if !reflect.DeepEqual(h, want) {
 		t.Errorf("default header = %+v, want %+v", h, want)
 	}

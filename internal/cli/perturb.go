@@ -33,13 +33,14 @@ const (
 //
 //	none     nothing: the scheduler's own seeded choices only
 //	timing   duration jitter, thread wake-up latency, preemption at random
-//	         safe points: schedules Go itself can produce
+//	         safe points, the quantum of steps after which two Ps' code
+//	         interleaves: schedules Go itself can produce
 //	runnext  runnext flipped half the time, as the race detector's
 //	         randomizeScheduler does: beyond a race-free Go build
 //	pct      PCT change points (Burckhardt et al., ASPLOS 2010): beyond Go
 //	all      timing, runnext and pct together
 func Perturbation(mode string) (runtime.Perturb, error) {
-	timing := runtime.Perturb{Jitter: perturbJitter, WakeupJitter: perturbWakeup, PreemptProb: perturbPreempt}
+	timing := runtime.Perturb{Jitter: perturbJitter, WakeupJitter: perturbWakeup, PreemptProb: perturbPreempt, QuantumJitter: true}
 	switch mode {
 	case "", "none":
 		return runtime.Perturb{}, nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -141,6 +142,7 @@ func ParseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 func settingsFor(filename string, src []byte, args []string) (*Settings, error) {
 	s := NewSettings()
 	fs := newFlagSet(s)
+	s.dir = filepath.Dir(filename) // a directive's --costs FILE is next to its script
 	for _, d := range directives(src) {
 		err := fs.Parse(d.args)
 		if errors.Is(err, flag.ErrHelp) {
@@ -160,6 +162,7 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 			return nil, fmt.Errorf("%s:%d: schedlab directive: %v", filename, d.line, err)
 		}
 	}
+	s.dir = ""
 	if _, err := ParseInterspersed(fs, args); err != nil {
 		return nil, fmt.Errorf("schedlab run: %v", err) // cannot happen: Run parsed args already
 	}

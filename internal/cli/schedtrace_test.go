@@ -36,7 +36,7 @@ func TestSchedTraceFlags(t *testing.T) {
 	if err != nil || s.SchedTrace != 2_000_000 || !s.SchedDetail {
 		t.Fatalf("directive: %+v, %v", s, err)
 	}
-	if h := settingsText(s.Header()); h != "procs=1 seed=1 preempt=on" {
+	if h := settingsText(s.Header()); h != "procs=1 seed=1 preempt=on costs=default" {
 		t.Errorf("header = %s", h)
 	}
 
@@ -126,7 +126,7 @@ func TestSchedTraceWithTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder // stdout and stderr, as a terminal shows them
-	if code := Run([]string{"--trace", "--schedtrace=1ms", script}, &out, &out); code != 0 {
+	if code := Run([]string{"--trace", "--costs=zero", "--schedtrace=1ms", script}, &out, &out); code != 0 {
 		t.Fatalf("status %d:\n%s", code, out.String())
 	}
 	lines := strings.Split(out.String(), "\n")

@@ -65,6 +65,7 @@ type Settings struct {
 	Timeout       time.Duration // wall clock; 0 means none (--timeout)
 	MaxMemory     uint64        // bytes of memory the process may hold; 0 means none (--max-memory)
 	Perturb       string        // a PerturbModes preset drawn from the seed; "none" perturbs nothing (--perturb)
+	Costs         string        // the costs profile: "default", "zero" or a file (--costs)
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
@@ -78,7 +79,9 @@ type Settings struct {
 
 	CheckDeterminism bool // run twice and compare every event instead (--check-determinism, determinism.go)
 
-	set map[string]bool // flags given explicitly, by a directive or the command line
+	set   map[string]bool // flags given explicitly, by a directive or the command line
+	costs *runtime.Costs  // the profile Costs names, loaded by the flag
+	dir   string          // while a directive is parsed, its script's directory (for --costs FILE)
 }
 
 // NewSettings returns the defaults: one P, seed 1, preemption on, no trace,
@@ -92,6 +95,7 @@ func NewSettings() *Settings {
 		MaxMemory:   DefaultMaxMemory,
 		TraceFormat: "text",
 		Perturb:     "none",
+		Costs:       CostsDefault,
 		set:         map[string]bool{},
 	}
 }
@@ -108,6 +112,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
 	fs.Var((*wallDuration)(&s.Timeout), "timeout", "stop the run after `D` of wall-clock time, such as 10s (0: no limit)")
 	fs.Var((*byteSize)(&s.MaxMemory), "max-memory", "stop the run when the process holds more than `SIZE` of memory, such as 512MiB or 8GiB (0: no limit)")
+	fs.Var(costsFlag{s}, "costs", "charge virtual time for code, spawns, switches, thread wake-ups, syscalls and timers from the costs profile `FILE`; default: the profile measured from real Go that ships with schedlab; zero: everything free but work, syscall, sleep and timers (the textbook model)")
 	fs.Var(&choice{&s.Perturb, PerturbModes}, "perturb", "vary the schedule from the seed: `none|timing|runnext|pct|all` (see schedlab help explore)")
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
 	fs.StringVar(&s.ChromeTrace, "chrome-trace", s.ChromeTrace, "also write the run as a Chrome trace to `FILE`, for Perfetto or chrome://tracing")
@@ -125,13 +130,14 @@ func (s *Settings) register(fs *flag.FlagSet) {
 var fileFlags = []string{"chrome-trace", "timeline", "go-trace"}
 
 // Header returns the trace header for these settings: the format version,
-// then procs, seed and preempt, the perturbation unless it is none, then
-// every limit that was set, always in this order.
+// then procs, seed, preempt and the costs profile, the perturbation unless
+// it is none, then every limit that was set, always in this order.
 func (s *Settings) Header() trace.Header {
 	kv := []trace.KV{
 		{Key: "procs", Value: strconv.Itoa(s.Procs)},
 		{Key: "seed", Value: strconv.FormatUint(s.Seed, 10)},
 		{Key: "preempt", Value: OnOff(s.Preempt)},
+		{Key: "costs", Value: s.Costs},
 	}
 	if s.Perturb != "none" {
 		kv = append(kv, trace.KV{Key: "perturb", Value: s.Perturb})
@@ -329,6 +335,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		MaxMemory:     s.MaxMemory,
 		Perturb:       s.perturbation(),
 		Alive:         s.Alive,
+		Costs:         s.CostsProfile(),
 	}
 	if h.OwnsProcess && s.MaxMemory > 0 {
 		// The garbage collector's soft limit: collect harder near the
