@@ -16,10 +16,12 @@ var PerturbModes = []string{"none", "timing", "runnext", "pct", "all"}
 // changes the schedule every `--perturb` seed replays.
 const (
 	// perturbJitter scales work, sleep and syscall durations by a factor
-	// in [0.75, 1.25].
+	// in [0.75, 1.25] when the costs profile has no distributions (the
+	// zero profile).
 	perturbJitter = 0.25
 	// perturbWakeup is the most latency, in ns, added to a thread wake-up
-	// (startm): 50µs, a slow futex wake on a loaded Linux host.
+	// (startm) when the costs profile has no wake-up distribution (the
+	// zero profile): 50µs, a slow futex wake on a loaded Linux host.
 	perturbWakeup = 50_000
 	// perturbPreempt is the chance of a preemption at each safe point, as
 	// if sysmon's signal (or a GC's stack scan) landed there.
@@ -29,18 +31,38 @@ const (
 	pctSteps = 200
 )
 
-// Perturbation returns the runtime.Perturb of a --perturb mode:
+// Perturbation returns the runtime.Perturb of a --perturb mode for a run
+// on the default costs profile, or an error for an unknown mode. See
+// PerturbationFor.
+func Perturbation(mode string) (runtime.Perturb, error) {
+	return PerturbationFor(mode, runtime.DefaultCosts())
+}
+
+// PerturbationFor returns the runtime.Perturb of a --perturb mode for a
+// run on the costs profile costs (nil for the zero profile):
 //
 //	none     nothing: the scheduler's own seeded choices only
-//	timing   duration jitter, thread wake-up latency, preemption at random
-//	         safe points, the quantum of steps after which two Ps' code
-//	         interleaves: schedules Go itself can produce
+//	timing   every cost drawn from the profile's distribution, measured
+//	         on real Go (schedlab calibrate): thread wake-ups, new
+//	         threads, timer lateness, spawns, switches, syscalls, steal
+//	         passes and steps; the quantum of steps after which two Ps'
+//	         code interleaves; and preemption at random safe points, which
+//	         stands for what the distributions leave out (the OS taking a
+//	         thread's CPU in the middle of its code, a GC's stack scan).
+//	         The zero profile has no distributions: there durations are
+//	         jittered by ±perturbJitter and a thread wake-up is late by up
+//	         to perturbWakeup instead. Schedules Go itself can produce
 //	runnext  runnext flipped half the time, as the race detector's
 //	         randomizeScheduler does: beyond a race-free Go build
 //	pct      PCT change points (Burckhardt et al., ASPLOS 2010): beyond Go
 //	all      timing, runnext and pct together
-func Perturbation(mode string) (runtime.Perturb, error) {
-	timing := runtime.Perturb{Jitter: perturbJitter, WakeupJitter: perturbWakeup, PreemptProb: perturbPreempt, QuantumJitter: true}
+func PerturbationFor(mode string, costs *runtime.Costs) (runtime.Perturb, error) {
+	timing := runtime.Perturb{SampleCosts: true, QuantumJitter: true, PreemptProb: perturbPreempt}
+	if costs.IsZero() {
+		// Nothing to sample: uniform stand-ins for the durations' and
+		// the wake-up's variation.
+		timing = runtime.Perturb{Jitter: perturbJitter, WakeupJitter: perturbWakeup, PreemptProb: perturbPreempt, QuantumJitter: true}
+	}
 	switch mode {
 	case "", "none":
 		return runtime.Perturb{}, nil
@@ -69,9 +91,9 @@ func ScriptSettings(filename string, src []byte, args []string) (*Settings, erro
 }
 
 // perturbation is the runtime.Perturb of s.Perturb, which the flag has
-// checked.
+// checked, for the run's costs profile.
 func (s *Settings) perturbation() runtime.Perturb {
-	p, _ := Perturbation(s.Perturb)
+	p, _ := PerturbationFor(s.Perturb, s.CostsProfile())
 	return p
 }
 

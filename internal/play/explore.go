@@ -68,7 +68,7 @@ func Explore(req ExploreRequest, progress func(done int)) *ExploreResult {
 			perturb = s.Perturb
 		}
 	}
-	pt, err := cli.Perturbation(perturb)
+	pt, err := cli.PerturbationFor(perturb, s.CostsProfile())
 	if err != nil {
 		return &ExploreResult{Error: err.Error() + "\n"}
 	}
