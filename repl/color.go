@@ -54,11 +54,6 @@ func (p *palette) paint(a color.Attribute, s string) string {
 // time paints the virtual time of the prompt.
 func (p *palette) time(s string) string { return p.paint(color.FgCyan, s) }
 
-// status paints a goroutine's status (a state, or a wait reason).
-func (p *palette) status(g *runtime.G, s string) string {
-	return p.paint(stateColor(g.Status()), s)
-}
-
 // Status paints a goroutine's status for the views (views.Painter).
 func (p *palette) Status(s runtime.Status, text string) string { return p.paint(stateColor(s), text) }
 

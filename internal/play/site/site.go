@@ -139,7 +139,7 @@ func (b *Builder) Build(dir string) (string, error) {
 	}
 	execJS, err := os.ReadFile(filepath.Join(string(bytes.TrimSpace(goroot)), "lib", "wasm", "wasm_exec.js"))
 	if err != nil {
-		return "", fmt.Errorf("Go's wasm_exec.js: %v", err)
+		return "", fmt.Errorf("reading wasm_exec.js of the Go toolchain: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "wasm_exec.js"), execJS, 0o644); err != nil {
 		return "", err
