@@ -82,6 +82,18 @@ func lineOf(src []byte, n int32) string {
 	return lines[n-1]
 }
 
+// starArgsHint is the hint after the resolve error of select(*cases,
+// default=True): Starlark allows no keyword argument after *args.
+const starArgsHint = "hint: pass the cases as a list, select(cases, default=True), or put the keyword first, select(default=True, *cases)"
+
+// resolveHint returns the hint line that follows a resolve error, or "".
+func resolveHint(msg string) string {
+	if strings.Contains(msg, "keyword argument may not follow *args") {
+		return starArgsHint + "\n"
+	}
+	return ""
+}
+
 // checkGoArrow refuses ch <- v in f, which Starlark parses as ch < -v:
 // a < with a unary - right after it, nothing between them.
 func checkGoArrow(f *syntax.File) error {

@@ -67,7 +67,7 @@ func FormatCompileError(err error) string {
 		}
 	case errors.As(err, &rl):
 		for _, e := range rl {
-			fmt.Fprintf(&b, "%s%s\n", e.Error(), spellingHint(e.Msg))
+			fmt.Fprintf(&b, "%s%s\n%s", e.Error(), spellingHint(e.Msg), resolveHint(e.Msg))
 		}
 	case errors.As(err, &se):
 		fmt.Fprintf(&b, "%s\n", se.Error())

@@ -78,6 +78,13 @@ func TestGoVocabulary(t *testing.T) {
 				"hint: Go's func is def f(x): (or lambda x: ...)\n",
 		},
 		{
+			name: "a keyword after *cases",
+			src:  "c = chan(1)\ncases = [c.on_recv()]\nselect(*cases, default=True)\n",
+			code: 1,
+			stderr: "main.star:3:16: keyword argument may not follow *args\n" +
+				"hint: pass the cases as a list, select(cases, default=True), or put the keyword first, select(default=True, *cases)\n",
+		},
+		{
 			name: "Go package names",
 			src:  "time.Sleep(1)\nwg = sync.WaitGroup()\n",
 			code: 1,
