@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	rtrace "runtime/trace"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +236,56 @@ func TestTimelineCompareInBrowser(t *testing.T) {
 	t.Logf("compare: %d and %d lanes, common view %+v, after zoom %+v", len(panes[0].Lanes), len(panes[1].Lanes), a, moved)
 	if r := p.report(); r != "" {
 		t.Errorf("the page reported problems:%s", r)
+	}
+}
+
+// TestTimelineFlightRecorder draws a flight recorder's snapshot, which
+// begins in the middle of a run: goroutines already running or blocked
+// when it begins are known from their status, and the page still holds
+// every event the trace gives.
+func TestTimelineFlightRecorder(t *testing.T) {
+	if rtrace.IsEnabled() {
+		t.Skip("tracing already on (go test -trace)")
+	}
+	fr := rtrace.NewFlightRecorder(rtrace.FlightRecorderConfig{MinAge: time.Second})
+	if err := fr.Start(); err != nil {
+		t.Skipf("no flight recorder: %v", err)
+	}
+	ch := make(chan int)
+	done := make(chan bool)
+	go func() { // blocked before and during the snapshot
+		<-done
+	}()
+	for i := range 4 {
+		go func() { time.Sleep(time.Millisecond); ch <- i }()
+	}
+	for range 4 {
+		<-ch
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "flight.trace")
+	var buf bytes.Buffer
+	if _, err := fr.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	fr.Stop()
+	close(done)
+	if err := os.WriteFile(file, buf.Bytes(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "flight.html")
+	if _, stderr, code := schedlab(t, "timeline", file, "-o", out); code != 0 {
+		t.Fatalf("schedlab timeline: exit %d: %s", code, stderr)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tracetest.CheckTimeline(page, readEvents(t, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Spans) == 0 {
+		t.Errorf("the flight recording shows no spans")
 	}
 }

@@ -152,3 +152,26 @@ func TestGoTraceNotInDirective(t *testing.T) {
 		t.Errorf("directive --go-trace: %v, want it refused", err)
 	}
 }
+
+// BenchmarkGoTrace measures what --go-trace adds to a run: the same run of
+// examples/prodcons.star without it and with it (Starlark backtraces on
+// every stop, block and wake-up). Compare the two with benchstat.
+func BenchmarkGoTrace(b *testing.B) {
+	file := filepath.Join(b.TempDir(), "run.trace")
+	for _, bench := range []struct {
+		name string
+		args []string
+	}{
+		{"plain", nil},
+		{"go-trace", []string{"--go-trace", file}},
+	} {
+		b.Run(bench.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if code := Run(append(bench.args, "../../examples/prodcons.star"), io.Discard, io.Discard); code != 0 {
+					b.Fatalf("exit %d", code)
+				}
+			}
+		})
+	}
+}
