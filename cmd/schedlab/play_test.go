@@ -87,6 +87,7 @@ type pageRun struct {
 	DOMStdout string `json:"domStdout"`
 	DOMStderr string `json:"domStderr"`
 	DOMTrace  string `json:"domTrace"`
+	GoTrace   []byte `json:"goTrace"` // base64 in the page's JSON
 }
 
 // runInPage puts the script in the editor and the flags in their fields,
@@ -98,7 +99,7 @@ func runInPage(t *testing.T, p *page, name, src string, args []string) pageRun {
   window.__play.load(%s, %s, %s);
   return window.__play.run().then(function () {
     var r = window.__play.state.run, $ = function (id) { return document.getElementById(id).textContent; };
-    return {stdout: r.stdout, stderr: r.stderr, trace: r.trace, code: r.code, events: r.events,
+    return {stdout: r.stdout, stderr: r.stderr, trace: r.trace, code: r.code, events: r.events, goTrace: r.goTrace,
       domStdout: $("stdout"), domStderr: $("stderr"), domTrace: $("trace")};
   });
 })()`, jsString(name), jsString(src), jsString(args)))
@@ -175,7 +176,8 @@ func checkWasmSize(t *testing.T, dir string) {
 
 // checkExamplesInPage runs every example in the page, with its default
 // flags and with --procs 4 --seed 7, and compares the output, stderr,
-// exit status and trace with the schedlab command's, byte for byte.
+// exit status, trace and Go execution trace with the schedlab command's,
+// byte for byte.
 func checkExamplesInPage(t *testing.T, p *page) {
 	exs := play.Examples()
 	if len(exs) < 10 {
@@ -195,6 +197,11 @@ func checkExamplesInPage(t *testing.T, p *page) {
 				}
 				if got.Code != code {
 					t.Errorf("exit status %d in the page, %d from schedlab run", got.Code, code)
+				}
+				goTraceFile := filepath.Join(t.TempDir(), "run.trace")
+				native(t, "../../examples", append(append([]string{"run", "--go-trace", goTraceFile}, args...), ex.Name)...)
+				if want, err := os.ReadFile(goTraceFile); err != nil || !bytes.Equal(got.GoTrace, want) {
+					t.Errorf("the page's Go execution trace (%d bytes) is not what schedlab run --go-trace writes (%d bytes, %v)", len(got.GoTrace), len(want), err)
 				}
 				if got.Trace != trace || got.DOMTrace != trace {
 					t.Errorf("trace in the page (%d bytes, %d shown) differs from schedlab run --trace (%d bytes): first difference at line %d",
@@ -566,6 +573,7 @@ func checkExplore(t *testing.T, p *page) {
 func checkCompare(t *testing.T, p *page) {
 	runInPage(t, p, "stealing.star", exampleSrc(t, "stealing.star"), nil)
 	before := eval[int](t, p, `window.__play.state.nextId`)
+	eval[bool](t, p, `document.querySelector("#tabs button[data-tab=compare]").click(), true`)
 	eval[bool](t, p, `document.getElementById("c-a").value = "--seed=1", document.getElementById("c-b").value = "--seed=2", document.getElementById("compare").click(), true`)
 	poll(t, p, fmt.Sprintf(`window.__play.state.nextId > %d && window.__play.ready()`, before+1), 30*time.Second)
 	first := eval[string](t, p, `document.getElementById("c-first").textContent`)
@@ -575,6 +583,23 @@ func checkCompare(t *testing.T, p *page) {
 	if n := eval[int](t, p, `document.querySelectorAll("#c-tra .first, #c-trb .first").length`); n != 2 {
 		t.Errorf("%d marked first differing events, want one on each side", n)
 	}
+	// The two timelines share one time axis, also after one is zoomed.
+	poll(t, p, `!!window.__play.state.compareView`, 30*time.Second)
+	same := `(function () {
+  var a = document.getElementById("c-tla").contentWindow.__schedlab.view(), b = document.getElementById("c-tlb").contentWindow.__schedlab.view();
+  return a.t0 === b.t0 && a.scale === b.scale;
+})()`
+	if !eval[bool](t, p, same) {
+		t.Errorf("the two timelines are not on one time axis")
+	}
+	if eval[bool](t, p, `document.getElementById("c-marka").hidden || document.getElementById("c-markb").hidden`) {
+		t.Errorf("the timelines do not mark the first differing event: %s", eval[string](t, p, `JSON.stringify([document.getElementById("c-marka").style.left, document.getElementById("c-markb").style.left, document.getElementById("c-tla").clientWidth, document.getElementById("c-tla").contentWindow.__schedlab.view()])`))
+	}
+	eval[bool](t, p, `(function () { var a = document.getElementById("c-tla").contentWindow.__schedlab, v = a.view(); a.setView(v.t0 + 1000, v.scale / 2); return true; })()`)
+	if !eval[bool](t, p, same) {
+		t.Errorf("zooming timeline A leaves B behind")
+	}
+
 }
 
 // playScreenshot keeps docs/playground.png, the README's picture of the

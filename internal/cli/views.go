@@ -9,6 +9,7 @@ import (
 	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/runtime"
 	"github.com/schedlab/schedlab/trace"
+	"github.com/schedlab/schedlab/trace/exectrace"
 )
 
 // Views are what one run of a script shows, for a program that shows them
@@ -19,8 +20,15 @@ type Views struct {
 	Stderr   []byte // and on stderr
 	Trace    []byte // what `schedlab run --trace FLAGS script` prints on stdout
 	Timeline []byte // what `--timeline FILE` writes, if asked for
+	GoTrace  []byte // what `--go-trace FILE` writes, if asked for
 	Code     int    // the exit status of `schedlab run`
 	Events   int    // scheduling events (prints not counted), the steps of the run
+}
+
+// Want says which of the views that take work RunViews makes.
+type Want struct {
+	Timeline bool // the HTML timeline
+	GoTrace  bool // the Go execution trace
 }
 
 // eventCounter counts scheduling events, as the REPL's :step does: prints
@@ -35,20 +43,21 @@ func (c *eventCounter) Event(ev *runtime.Event) {
 
 // RunViews runs the script filename, whose source is src, once with the
 // run flags args (as `schedlab run` takes them, without the script's
-// name) and returns its views. The script's directives apply as for
-// `schedlab run`. Flags that write files (--timeline, --chrome-trace)
-// and --check-determinism are refused, as a bad flag; so are the
+// name) and returns its views, the timeline and the Go execution trace
+// if want says so. The script's directives apply as for `schedlab run`.
+// Flags that write files (--timeline, --chrome-trace, --go-trace) and
+// --check-determinism are refused, as a bad flag; so are the
 // schedtrace flags, whose lines go to stderr. The trace is that of the
 // same run: tracing never changes what a run does.
 //
 // Stdout and Trace are each the stdout of `schedlab run` with and without
 // --trace: with the script's own --trace directive both are the trace.
 // The text of a bad flag is the one `schedlab run` prints, and Code is 2.
-func RunViews(filename string, src []byte, args []string, timeline bool, stdout, stderr io.Writer) *Views {
-	var out, errb, tr, tl bytes.Buffer
+func RunViews(filename string, src []byte, args []string, want Want, stdout, stderr io.Writer) *Views {
+	var out, errb, tr, tl, gt bytes.Buffer
 	v := &Views{}
 	finish := func() *Views {
-		v.Stdout, v.Stderr, v.Trace, v.Timeline = out.Bytes(), errb.Bytes(), tr.Bytes(), tl.Bytes()
+		v.Stdout, v.Stderr, v.Trace, v.Timeline, v.GoTrace = out.Bytes(), errb.Bytes(), tr.Bytes(), tl.Bytes(), gt.Bytes()
 		return v
 	}
 	s, err := PageSettings(filename, src, args)
@@ -78,9 +87,17 @@ func RunViews(filename string, src []byte, args []string, timeline bool, stdout,
 	count := &eventCounter{}
 	tracers := []runtime.Tracer{text, count}
 	var page *trace.Timeline
-	if timeline {
+	if want.Timeline {
 		page = trace.NewTimeline(&tl, h)
 		tracers = append(tracers, page)
+	}
+	var goTrace *exectrace.Writer
+	if want.GoTrace {
+		// As runScript makes it: the stacks are the goroutines' Starlark
+		// backtraces, which lang gives once the Machine exists.
+		goTrace = exectrace.New(&gt, exectrace.Options{Procs: s.Procs, GenerationEvents: goTraceGenerationEvents})
+		tracers = append(tracers, goTrace)
+		opts.OnStart = func(m *runtime.Machine) { goTrace.SetStacks(lang.GoTraceStacks(m)) }
 	}
 	opts.Tracer = runtime.MultiTracer(tracers...)
 	// Prints go to stdout and, as events, to the trace: both views.
@@ -92,6 +109,9 @@ func RunViews(filename string, src []byte, args []string, timeline bool, stdout,
 	text.Flush()
 	if page != nil {
 		page.Close()
+	}
+	if goTrace != nil {
+		goTrace.Close()
 	}
 	v.Events = count.n
 	finish()
@@ -126,7 +146,7 @@ func PageSettings(filename string, src []byte, args []string) (*Settings, error)
 		name string
 		set  bool
 	}{
-		{"timeline", s.Timeline != ""}, {"chrome-trace", s.ChromeTrace != ""},
+		{"timeline", s.Timeline != ""}, {"chrome-trace", s.ChromeTrace != ""}, {"go-trace", s.GoTrace != ""},
 		{"check-determinism", s.CheckDeterminism}, {"schedtrace", s.SchedTrace > 0}, {"scheddetail", s.SchedDetail},
 	} {
 		if f.set {

@@ -84,6 +84,7 @@ type RunRequest struct {
 	Src      string   `json:"src"`
 	Args     []string `json:"args"` // run flags
 	Timeline bool     `json:"timeline"`
+	GoTrace  bool     `json:"goTrace"`
 }
 
 // A RunResult is a run's views, as text.
@@ -92,6 +93,7 @@ type RunResult struct {
 	Stderr   string `json:"stderr"`
 	Trace    string `json:"trace"`
 	Timeline string `json:"timeline"`
+	GoTrace  []byte `json:"goTrace"` // the Go execution trace, for go tool trace (base64 in JSON)
 	Code     int    `json:"code"`
 	Events   int    `json:"events"` // scheduling events, the steps of the run
 }
@@ -99,7 +101,7 @@ type RunResult struct {
 // Run does the run of req, writing its output and stderr to stdout and
 // stderr (if not nil) as they come as well.
 func Run(req RunRequest, stdout, stderr io.Writer) *RunResult {
-	v := cli.RunViews(req.Filename, []byte(req.Src), req.Args, req.Timeline, stdout, stderr)
+	v := cli.RunViews(req.Filename, []byte(req.Src), req.Args, cli.Want{Timeline: req.Timeline, GoTrace: req.GoTrace}, stdout, stderr)
 	return &RunResult{Stdout: string(v.Stdout), Stderr: string(v.Stderr), Trace: string(v.Trace),
-		Timeline: string(v.Timeline), Code: v.Code, Events: v.Events}
+		Timeline: string(v.Timeline), GoTrace: v.GoTrace, Code: v.Code, Events: v.Events}
 }

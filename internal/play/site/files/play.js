@@ -266,6 +266,7 @@
   function showTab(name) {
     document.querySelectorAll("#tabs button").forEach(function (b) { b.classList.toggle("on", b.dataset.tab === name); });
     document.querySelectorAll(".tab").forEach(function (t) { t.classList.toggle("on", t.id === "tab-" + name); });
+    if (name === "compare" && S.remark) S.remark(); // the frames have a width only when shown
   }
   document.querySelectorAll("#tabs button").forEach(function (b) {
     b.addEventListener("click", function () { showTab(b.dataset.tab); });
@@ -274,7 +275,7 @@
   // ---- running -----------------------------------------------------------------
 
   function request(args) {
-    return { filename: S.name, src: src.value, args: args || flagArgs(), timeline: true };
+    return { filename: S.name, src: src.value, args: args || flagArgs(), timeline: true, goTrace: true };
   }
 
   // withLimit runs the engine call f under the wall-clock limit ms. The
@@ -341,6 +342,7 @@
     $("timeline").srcdoc = res.timeline || "";
     $("dlTrace").disabled = !res.trace;
     $("dlTimeline").disabled = !res.timeline;
+    $("dlGoTrace").disabled = !res.goTrace;
   }
 
   // ---- the trace -----------------------------------------------------------------
@@ -382,6 +384,7 @@
     if (!S.ready) return Promise.resolve();
     var req = request();
     delete req.timeline;
+    delete req.goTrace;
     var key = JSON.stringify([req.filename, req.src, req.args]);
     var limit = wallLimit(req.args);
     setBusy(true);
@@ -632,6 +635,11 @@
   }
   $("dlTrace").addEventListener("click", function () { download(S.name.replace(/\.star$/, "") + ".trace.txt", S.run.trace, "text/plain"); });
   $("dlTimeline").addEventListener("click", function () { download(S.name.replace(/\.star$/, "") + ".timeline.html", S.run.timeline, "text/html"); });
+  $("dlGoTrace").addEventListener("click", function () {
+    var bin = atob(S.run.goTrace), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    download(S.name.replace(/\.star$/, "") + ".trace", bytes, "application/octet-stream");
+  });
 
   // ---- explore -------------------------------------------------------------------------
 
@@ -697,6 +705,57 @@
     return out;
   }
 
+  // lineTime returns the virtual time of a text-trace line, in ns.
+  function lineTime(line) {
+    var m = /^ *(-?[0-9]+)\.([0-9]{3})µs/.exec(line);
+    return m ? +m[1] * 1000 + (m[1][0] === "-" ? -1 : 1) * +m[2] : null;
+  }
+
+  // loadTimelines shows the two runs' timelines on one time axis: the
+  // union of their time ranges, and whatever one is zoomed or panned to,
+  // the other follows (the timeline page's setView and __schedlabOnView).
+  // A line marks, in each, the time of the first event where the runs part.
+  function loadTimelines(a, b, tA, tB) {
+    var fa = $("c-tla"), fb = $("c-tlb"), loaded = 0;
+    var onload = function () {
+      if (++loaded < 2) return;
+      var A = fa.contentWindow.__schedlab, B = fb.contentWindow.__schedlab;
+      if (!A || !B) return;
+      var va = A.view(), vb = B.view();
+      var start = Math.min(va.start, vb.start), end = Math.max(va.end, vb.end, start + 1);
+      var scale = (end - start) / Math.max(1, Math.min(va.plotW, vb.plotW));
+      var following = false;
+      var follow = function (other) {
+        return function (t0, sc) {
+          if (!following) { following = true; other.setView(t0, sc); following = false; }
+          mark(fa, A, tA, "c-marka");
+          mark(fb, B, tB, "c-markb");
+        };
+      };
+      S.remark = function () { mark(fa, A, tA, "c-marka"); mark(fb, B, tB, "c-markb"); };
+      fa.contentWindow.__schedlabOnView = follow(B);
+      fb.contentWindow.__schedlabOnView = follow(A);
+      A.setView(start, scale);
+      B.setView(start, scale);
+      S.remark();
+      S.compareView = { start: start, scale: scale };
+    };
+    fa.onload = onload;
+    fb.onload = onload;
+    fa.srcdoc = a;
+    fb.srcdoc = b;
+  }
+
+  // mark places the line of time t over the plot of timeline frame f.
+  function mark(f, tl, t, id) {
+    var m = $(id);
+    if (t === null || !tl) { m.hidden = true; return; }
+    var v = tl.view(), x = (f.clientWidth - v.plotW) + (t - v.t0) / v.scale;
+    m.hidden = x < f.clientWidth - v.plotW || x > f.clientWidth;
+    m.style.left = x + "px";
+    m.title = "the first event where the runs part, at " + fmtTime(t);
+  }
+
   $("compare").addEventListener("click", function () {
     if (S.busy) return;
     var words = function (s) { return s.trim().split(/\s+/).filter(Boolean); };
@@ -731,8 +790,8 @@
       $("c-first").textContent = k === ea.length && k === eb.length ? "the two runs make the same scheduling decisions" :
         "the runs part at event " + (k + 1) + " (A: " + ea.length + " events, B: " + eb.length + ")";
       $("c-first").dataset.event = k + 1;
-      $("c-tla").srcdoc = ra.timeline;
-      $("c-tlb").srcdoc = rb.timeline;
+      var tA = k < ea.length ? lineTime(ea[k]) : null, tB = k < eb.length ? lineTime(eb[k]) : null;
+      loadTimelines(ra.timeline, rb.timeline, tA, tB);
     });
   });
 
