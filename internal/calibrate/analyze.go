@@ -82,7 +82,6 @@ type wakeParts struct {
 	wakeup map[string][]float64 // ready (GoUnblock) to the idle P's start (ProcStart): startm until the woken M runs schedule
 	steal  map[string][]float64 // the P's start to the readied G's start on it (GoStart): the steal of runnext
 	total  map[string][]float64 // ready to start
-	newM   int                  // "wake_new" rounds whose P started on a thread first seen after the ready
 	skip   map[string]int       // rounds left out, by why
 }
 
@@ -136,11 +135,6 @@ func analyzeWake(tr *realtrace.Trace) wakeParts {
 			continue
 		}
 		run := runs[j]
-		if class == "wake_new" {
-			if first, ok := tr.ThreadStart(run.M); ok && first >= d.Ready {
-				w.newM++
-			}
-		}
 		w.wakeup[class] = append(w.wakeup[class], float64(run.Start-d.Ready))
 		w.steal[class] = append(w.steal[class], float64(d.Start-run.Start))
 		w.total[class] = append(w.total[class], float64(d.Start-d.Ready))

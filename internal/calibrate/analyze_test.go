@@ -55,16 +55,6 @@ func TestAnalyzeWake(t *testing.T) {
 	if len(w.wakeup["wake"]) != 0 || w.skip["ran on the waker's P"] != 1 {
 		t.Errorf("run on the waker's P: wakeup %v skip %v", w.wakeup, w.skip)
 	}
-	// A round on a new thread: the thread's first event is after the ready.
-	x = wakeTrace(200)
-	x.Logs[1].Message = "round wake_new"
-	x.Threads[1].First = 200
-	x.Transitions[0].M = 3
-	x.Procs[0].M = 3
-	w = analyzeWake(x)
-	if w.newM != 1 || !cmp.Equal(w.wakeup["wake_new"], []float64{90}) {
-		t.Errorf("new thread: newM %d wakeup %v, want 1 and [90]", w.newM, w.wakeup)
-	}
 }
 
 // Creations by the spawner in a row are gaps; a round's log or the

@@ -58,7 +58,7 @@ type Options struct {
 type Line struct {
 	Cost    runtime.CostKind
 	N       int
-	Method  string  // "clock": the untraced probe's own clock; "trace": the trace's events, scaled by Factor
+	Method  string  // "clock": the untraced probe's own clock; "trace": the trace's events, scaled by Factor; "none": not measured, the default profile's kept
 	Traced  int64   // the median of the cost as the trace shows it, before any scaling
 	Clock   int64   // the median of the untraced probe's clock samples of the cost's class (0 if none)
 	Factor  float64 // the level factor applied to the trace's samples (1 for none)
@@ -71,7 +71,7 @@ type Report struct {
 	ClockCost   int64     // ns one clock reading adds
 	StarSteps   []float64 // Starlark steps per statement, by step kind
 	WakeSkipped map[string]int
-	NewM        int     // "wake_new" rounds whose P started on a thread first seen then
+	NewM        int     // newm probe rounds whose readied goroutine ran on a new thread
 	StealMedian int64   // the median time from the woken P's start to its running the readied G (the runnext steal)
 	Within100us float64 // the share of untraced wake-ups (ready to running on the other P) within 100µs
 	// Within100usTraced is the same share in the traced run, by the
@@ -149,6 +149,17 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		progress("  %-16s n=%-5d p50 %-8s (%s; traced %s, untraced clock %s, level x%.2f)",
 			l.Cost, l.N, ns(l.Profile.Median()), l.Method, ns(l.Traced), ns(l.Clock), l.Factor)
 		return nil
+	}
+	// keep puts the default profile's cost k in the profile, with n 0 to
+	// say it was not measured: for the costs whose probes find samples
+	// only sometimes (a short --runs), so that a profile still comes out.
+	keep := func(k runtime.CostKind, why string) {
+		d := runtime.DefaultCosts().Dists[k]
+		d.N = 0
+		p.Dists[k] = d
+		rep.Lines = append(rep.Lines, Line{Cost: k, Method: "none", Factor: 1, Profile: d})
+		progress("  %-16s n=0     not measured (%s): the default profile's kept", k, why)
+		notes = append(notes, fmt.Sprintf("%s not measured (%s), the default profile's kept (n 0)", k, why))
 	}
 	// fromClock makes cost name from the untraced probe's own clock
 	// samples less one reading: the probe's interval is the cost. The
@@ -241,8 +252,8 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		return nil, nil, err
 	}
 
-	// wakeup, then newm with every idle thread taken
-	tr, t, u, err = twin("wake", procs, func(ctx context.Context, n int) samples { return probeWake(ctx, n, false) })
+	// wakeup
+	tr, t, u, err = twin("wake", procs, probeWake)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -252,12 +263,6 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		rep.StealMedian = int64(median(w.steal["wake"]))
 	}
 	rep.Within100us, rep.Within100usTraced = within(u["wake"], 100_000), within(t["wake"], 100_000)
-	// The thread's own wake-up (ready to its P's start), for newm's
-	// baseline below.
-	var wakeW float64
-	if len(w.wakeup["wake"]) > 0 {
-		wakeW = median(w.wakeup["wake"]) * level(t, u, "wake", 0)
-	}
 	// The wake-up as the engine needs it: from the ready until the
 	// readied goroutine runs on the other P, the untraced clock's
 	// interval. It includes the woken thread's runnext steal (runqgrab's
@@ -267,31 +272,30 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		return nil, nil, err
 	}
 	passes = append(passes, stealPasses(tr)...)
-	// A round needs a new thread only if no idle one was left, which
-	// the holders make likely, not certain: more rounds until there are
-	// samples, up to five times as many.
-	t, u = samples{}, samples{}
-	var newWake []float64
-	want := max(rounds("newm", opts.Runs)/4, 1)
-	for try := 0; try < 5 && (len(newWake) < want || len(u["wake_new"]) < want); try++ {
-		tr, tt, uu, err := twin("newm", procs, func(ctx context.Context, n int) samples { return probeWake(ctx, n, true) })
-		if err != nil {
+
+	// newm: what a new thread costs startm over an idle one, untraced.
+	// Rounds that end their thread make new ones likely, not certain:
+	// more rounds until there are samples, up to five times as many.
+	n := rounds("newm", opts.Runs)
+	progress("newm: %d rounds, GOMAXPROCS 1, a locked thread's hand-off to an idle thread, then to a new one", 2*n)
+	goruntime.GOMAXPROCS(1)
+	h := probeHandoff(n, false)
+	for try := 0; try < 5 && len(h["handoff_new"]) < max(n/4, 1); try++ {
+		h.merge(probeHandoff(n, true))
+	}
+	rep.NewM = len(h["handoff_new"])
+	if len(h["handoff_idle"]) == 0 {
+		return nil, nil, errors.New("newm: no hand-off found an idle thread")
+	}
+	idle := median(h["handoff_idle"])
+	if len(h["handoff_new"]) == 0 {
+		keep(runtime.CostNewm, fmt.Sprintf("no round of %d made a thread", len(h["handoff_idle"])))
+	} else {
+		if err := add(Line{Cost: runtime.CostNewm, Method: "clock", Clock: int64(median(h["handoff_new"])), Factor: 1},
+			shift(h["handoff_new"], idle)); err != nil {
 			return nil, nil, err
 		}
-		wn := analyzeWake(tr)
-		rep.NewM += wn.newM
-		for why, n := range wn.skip {
-			rep.WakeSkipped[why] += n
-		}
-		newWake = append(newWake, wn.wakeup["wake_new"]...)
-		t.merge(tt)
-		u.merge(uu)
-		passes = append(passes, stealPasses(tr)...)
-	}
-	fn := level(t, u, "wake_new", 0)
-	extra := shift(newWake, wakeW/fn)
-	if err := fromTrace(runtime.CostNewm, extra, fn, u, "wake_new"); err != nil {
-		return nil, nil, err
+		notes = append(notes, fmt.Sprintf("newm: a new thread's hand-off less an idle one's (%s median)", ns(int64(idle))))
 	}
 
 	// syscalls: the runtime's share of a call, untraced, split as the
@@ -335,7 +339,9 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 	}
 	passes = append(passes, stealPasses(tr)...)
 
-	if err := fromTrace(runtime.CostStealPass, passes, 1, nil, ""); err != nil {
+	if len(passes) == 0 {
+		keep(runtime.CostStealPass, "no P ran without running a goroutine")
+	} else if err := fromTrace(runtime.CostStealPass, passes, 1, nil, ""); err != nil {
 		return nil, nil, err
 	}
 
@@ -353,7 +359,7 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 	}
 	slices.SortFunc(rep.Lines, func(a, b Line) int { return int(a.Cost) - int(b.Cost) })
 
-	p.Notes = "newproc, switch, gosched, wakeup, syscall_enter/exit: the untraced probes' own clock; newm, timer_late(_short): " +
+	p.Notes = "newproc, switch, gosched, wakeup, newm, syscall_enter/exit: the untraced probes' own clock; timer_late(_short): " +
 		"the trace's events, scaled to untraced by the ratio of the probes' clock medians (" + strings.Join(notes, ", ") + "); " +
 		fmt.Sprintf("step: Go ns per statement over Starlark steps per statement, %d kinds, rounded up to whole ns; ", len(stepKinds)) +
 		fmt.Sprintf("steal_pass: a quarter of a spinning M's findRunnable that found nothing (%d passes)", stealTries) + "\n"

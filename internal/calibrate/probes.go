@@ -182,24 +182,19 @@ type wakeResult struct {
 // probeWake readies a goroutine while the waker goes on running and the
 // other P is idle: the other P's thread must wake up, steal it from the
 // waker's runnext and run it (class "wake": the interval from the ready to
-// it running). With exhaust it first parks more goroutines locked to their
-// threads than there are threads, so that no idle thread is left and
-// startm must make one; rounds in which the sleeper ran on a thread that did not exist
-// before the ready are class "wake_new", the others "wake_old". The waker
-// logs "wake" just before the ready and "round CLASS" after the round
-// ("round skip" if the sleeper was not waiting in time or did not run
-// within wakeWindow). Needs at least 2 Ps.
-func probeWake(ctx context.Context, rounds int, exhaust bool) samples {
+// it running). The waker logs "wake" just before the ready and "round
+// CLASS" after the round ("round skip" if the sleeper was not waiting in
+// time or did not run within wakeWindow). Needs at least 2 Ps.
+func probeWake(ctx context.Context, rounds int) samples {
 	s := samples{}
 	for range rounds {
 		ch := make(chan int64, 1)
-		res := make(chan wakeResult, 1)
+		res := make(chan int64, 1)
 		var blocked atomic.Bool
 		go func() {
 			blocked.Store(true)
 			t0 := <-ch
-			r := wakeResult{latency: now() - t0, tid: gettid()}
-			res <- r
+			res <- now() - t0
 		}()
 		// The sleeper is made on this P and stolen by the other, which
 		// wakes for it: wait until it is about to block, then long
@@ -207,55 +202,68 @@ func probeWake(ctx context.Context, rounds int, exhaust bool) samples {
 		for deadline := now() + wakeWindow; !blocked.Load() && now() < deadline; {
 		}
 		spin(wakeSpin)
-
-		// Then, to exhaust, one holder more than there are threads:
-		// whatever threads are idle (the one that ran the sleeper
-		// among them), none is left.
-		holders := 0
-		if exhaust {
-			holders = len(threads()) + 1
-		}
-		hold := make(chan struct{})
-		var held sync.WaitGroup
-		for range holders {
-			held.Add(1)
-			go func() {
-				runtime.LockOSThread()
-				held.Done()
-				<-hold
-				// Exiting locked ends the thread: the next round
-				// needs new ones again.
-			}()
-		}
-		held.Wait()
-		var before map[int64]bool
-		if exhaust {
-			spin(wakeSpin)
-			before = threads()
-			spin(wakeSpin / 10)
-		}
 		ok := blocked.Load()
 		trace.Log(ctx, logCat, "wake")
 		ch <- now()
 		for end := now() + wakeWindow; len(res) == 0 && now() < end; {
 		}
-		r := <-res
-		close(hold)
+		latency := <-res
 		class := "wake"
-		switch {
-		case !ok || r.latency > wakeWindow:
+		if !ok || latency > wakeWindow {
 			class = "skip"
-		case exhaust && !before[r.tid]:
-			class = "wake_new"
-		case exhaust:
-			class = "wake_old"
 		}
 		// The round's class, for the analysis of the trace; logged
 		// after the timing.
 		trace.Log(ctx, logCat, "round "+class)
 		if class != "skip" {
-			s.add(class, r.latency)
+			s.add(class, latency)
 		}
+	}
+	return s
+}
+
+// handoffGap is the pause between two rounds of probeHandoff, for the
+// thread a round ended (a locked goroutine's exit) to be gone.
+const handoffGap = 200_000
+
+// probeHandoff times startm's two ways of finding a thread for a P: an
+// idle M from the list (mget, notewakeup) or a new one (newm, clone). A
+// goroutine locked to its thread readies another into its runnext and
+// blocks; the locked thread stops (stoplockedm) and hands its P off
+// (handoffp, which sees the runnable goroutine and calls startm), and the
+// thread startm finds runs the readied goroutine. The interval is from
+// just before the block to the readied goroutine running. With exit, the
+// locked goroutine exits still locked, which ends its thread (mexit), so
+// that the next rounds find fewer idle threads and startm makes new ones;
+// without, it unlocks first and its thread goes back to the idle list.
+// Rounds whose readied goroutine ran on a thread that /proc/self/task did
+// not list just before the block are class "handoff_new", the others
+// "handoff_idle". One P is enough (and is what the probe runs at).
+func probeHandoff(rounds int, exit bool) samples {
+	s := samples{}
+	for range rounds {
+		res := make(chan wakeResult, 1)
+		done := make(chan struct{})
+		var before map[int64]bool
+		go func() {
+			runtime.LockOSThread()
+			before = threads()
+			var t0 int64
+			go func() { res <- wakeResult{latency: now() - t0, tid: gettid()} }()
+			t0 = now()
+			<-done
+			if !exit {
+				runtime.UnlockOSThread()
+			}
+		}()
+		r := <-res
+		close(done)
+		class := "handoff_idle"
+		if !before[r.tid] {
+			class = "handoff_new"
+		}
+		s.add(class, r.latency)
+		time.Sleep(handoffGap * time.Nanosecond)
 	}
 	return s
 }

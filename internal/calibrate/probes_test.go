@@ -110,7 +110,7 @@ func TestSchedProbes(t *testing.T) {
 // parts add up.
 func TestWakeProbe(t *testing.T) {
 	const rounds = 10
-	tr, s := traced(t, 2, func(ctx context.Context) samples { return probeWake(ctx, rounds, false) })
+	tr, s := traced(t, 2, func(ctx context.Context) samples { return probeWake(ctx, rounds) })
 	w := analyzeWake(tr)
 	n := len(w.wakeup["wake"])
 	if n == 0 {
@@ -126,17 +126,36 @@ func TestWakeProbe(t *testing.T) {
 	}
 }
 
-// With every idle thread held by a locked goroutine, the wake-up needs a
-// new thread, which the clock's probe and the trace both see.
-func TestNewmProbe(t *testing.T) {
-	const rounds = 30
-	tr, s := traced(t, 2, func(ctx context.Context) samples { return probeWake(ctx, rounds, true) })
-	w := analyzeWake(tr)
-	if len(s["wake_new"]) == 0 || len(w.wakeup["wake_new"]) == 0 {
-		t.Fatalf("no round on a new thread: clock %v, trace %v (left out %v)", s, w.wakeup, w.skip)
+// A locked thread that blocks hands its P to another thread: one from
+// the idle list while threads go back to it, a new one (a thread ID not
+// listed before) once rounds end theirs. Broken if the probe classified
+// by anything but the thread's ID, or if the locked goroutine's exit did
+// not end its thread.
+func TestHandoffProbe(t *testing.T) {
+	if !supported {
+		t.Skip("the probes run on Linux only")
 	}
-	if w.newM == 0 {
-		t.Errorf("the trace saw no new thread in %d rounds the clock called new", len(w.wakeup["wake_new"]))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const rounds = 20
+	s := probeHandoff(rounds, false)
+	if len(s["handoff_idle"]) < rounds/2 {
+		t.Errorf("unlocking first: %d of %d hand-offs to an idle thread, want most", len(s["handoff_idle"]), rounds)
+	}
+	// How many threads sit idle decides how many rounds it takes to
+	// end them all: up to ten times as many.
+	s = samples{}
+	for try := 0; try < 10 && len(s["handoff_new"]) == 0; try++ {
+		s.merge(probeHandoff(rounds, true))
+	}
+	if len(s["handoff_new"]) == 0 {
+		t.Errorf("exiting locked: no hand-off to a new thread in %d rounds (%d idle, %d threads now)", 10*rounds, len(s["handoff_idle"]), len(threads()))
+	}
+	for class, vs := range s {
+		for _, v := range vs {
+			if v <= 0 {
+				t.Errorf("%s: interval %.0fns, want > 0", class, v)
+			}
+		}
 	}
 }
 
