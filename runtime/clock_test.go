@@ -192,6 +192,41 @@ func TestStealPassCost(t *testing.T) {
 	}
 }
 
+// runqgrab's usleep(3): a thief that finds only the runnext of a running P
+// sleeps for runnext_sleep first, and takes the G only if it is still
+// there. While the victim goes on running it is (woken at 10µs, four
+// passes, then the sleep); when the victim blocks during the sleep, it
+// runs its runnext itself and the thief takes nothing. Broken if the thief
+// steals at once, or if it takes a runnext the victim has run meanwhile.
+func TestRunnextSleep(t *testing.T) {
+	costs := costsOf(CostWakeup, 10_000, CostStealPass, 300, CostRunnextSleep, 50_000)
+	prog := func(work int64) func(g *G, log func(string, ...any)) error {
+		return func(g *G, log func(string, ...any)) error {
+			c, _ := g.Machine().NewChan(0)
+			g.Go(func(g *G) error { return g.Send(c, 1) }, "a")
+			g.Work(work)
+			g.Recv(c)
+			return nil
+		}
+	}
+	evs := events(t, Config{Procs: 2, Costs: costs}, prog(1_000_000))
+	steal := firstEvent(t, evs, EvRunqSteal, 0)
+	if want := int64(10_000 + 4*300 + 50_000); steal.Time != want {
+		t.Errorf("runnext stolen at %dns, want %d (woken at 10µs, 4 passes of 300ns, a sleep of 50µs)", steal.Time, want)
+	}
+
+	evs = events(t, Config{Procs: 2, Costs: costs}, prog(20_000))
+	for _, ev := range evs {
+		if ev.Kind == EvRunqSteal {
+			t.Errorf("%dns: P%d stole G%d from P%d, which blocked at 20µs and ran its runnext itself", ev.Time, ev.P, ev.G2, ev.P2)
+		}
+	}
+	start := firstEvent(t, evs, EvGoStart, 2)
+	if start.P != 0 || start.Time < 20_000 {
+		t.Errorf("G2 started on P%d at %dns, want P0 after main blocks at 20µs", start.P, start.Time)
+	}
+}
+
 // Two Gs on two Ps that run code advance their own Ps' clocks, and the
 // engine always moves the P whose clock is earliest: the clocks the Gs
 // see come out in order across both, they take turns, and their

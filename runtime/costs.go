@@ -30,6 +30,9 @@
 //	timer_late_short the same for a timer under 1ms (netpoll's millisecond
 //	                 timeout: epoll waits at least 1ms)
 //	steal_pass       one of stealWork's four passes over the other Ps
+//	runnext_sleep    the thief's usleep(3) in runqgrab before it takes the
+//	                 runnext of a running P (the kernel's timer slack makes
+//	                 it tens of µs)
 //
 // The zero profile (ZeroCosts, --costs=zero) is the textbook model: only
 // work, syscall, sleep and timers move the clock, and a goroutine's code
@@ -86,12 +89,14 @@ const (
 	CostTimerLate                      // how late a timer of 1ms or more fires
 	CostTimerLateShort                 // how late a timer under 1ms fires
 	CostStealPass                      // a spinning M's pass over the other Ps
+	CostRunnextSleep                   // runqgrab's usleep(3) before taking a running P's runnext
 	NumCosts                           // the number of costs
 )
 
 var costNames = [NumCosts]string{
 	"step", "newproc", "switch", "gosched", "wakeup", "newm",
 	"syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass",
+	"runnext_sleep",
 }
 
 // String returns the cost's name in the file format ("syscall_enter").

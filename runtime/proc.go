@@ -158,6 +158,7 @@ func (m *Machine) stopm(mp *M) {
 	mp.gen++        // any schedule action queued for it is stale now
 	mp.timerp = nil // and so is a netpoll wake-up it was started for
 	mp.stealRound, mp.stealPaid = 0, false
+	mp.napP, mp.napG = nil, nil
 	m.emit(EvMStop, nil, mp, nil, nil, -1, 0, "")
 	m.mput(mp)
 }
@@ -284,10 +285,12 @@ func runqputbatch(pp *P, q *gQueue) {
 	}
 }
 
-// runnextStealable reports whether a thief may take p2's runnext. The real
-// thief sleeps 3µs before taking the runnext of a running P, so that a P
-// about to run the G it just readied gets to do so; here, a P whose M is in
-// schedule at this very instant keeps its runnext.
+// runnextStealable reports whether a thief may take p2's runnext at once.
+// The real thief sleeps 3µs before taking the runnext of a running P (see
+// runnextBusy), so that a P about to run the G it just readied gets to do
+// so. With the runnext_sleep cost the thief sleeps as long (stealWork);
+// without it, time does not pass, and a P whose M is in schedule at this
+// very instant keeps its runnext instead.
 func runnextStealable(p2 *P) bool {
 	if p2.runnext == nil {
 		return false
@@ -295,14 +298,28 @@ func runnextStealable(p2 *P) bool {
 	return !(p2.status == Prunning && p2.m != nil && p2.m.curg == nil)
 }
 
+// runnextBusy reports whether a thief sleeps before it takes p2's runnext:
+// p2 is running and its M is in the scheduler or runs a G that is not in a
+// system call, so it may be about to run its runnext itself. Mirrors the
+// condition of runqgrab's usleep(3).
+func runnextBusy(p2 *P) bool {
+	if p2.status != Prunning || p2.m == nil {
+		return false
+	}
+	gp := p2.m.curg
+	return gp == nil || gp.status != Gsyscall
+}
+
 // runqgrab takes half of p2's ring (rounded up) for a thief. If the ring is
-// empty and stealRunNextG is set, it takes p2's runnext instead. Mirrors
-// runqgrab.
-func runqgrab(p2 *P, stealRunNextG bool) []*G {
+// empty and stealRunNextG is set, it takes p2's runnext instead, if it may
+// at once or if the runnext is still napped, the G that was there when the
+// thief began its sleep (the compare-and-swap after runqgrab's usleep).
+// Mirrors runqgrab.
+func runqgrab(p2 *P, stealRunNextG bool, napped *G) []*G {
 	n := p2.runqtail - p2.runqhead
 	n -= n / 2
 	if n == 0 {
-		if stealRunNextG && runnextStealable(p2) {
+		if stealRunNextG && p2.runnext != nil && (p2.runnext == napped || runnextStealable(p2)) {
 			gp := p2.runnext
 			p2.runnext = nil
 			return []*G{gp}
@@ -319,9 +336,10 @@ func runqgrab(p2 *P, stealRunNextG bool) []*G {
 }
 
 // runqsteal steals half of p2's ring onto pp's ring and returns the last
-// stolen G, to run now. Mirrors runqsteal.
-func (m *Machine) runqsteal(pp, p2 *P, stealRunNextG bool) *G {
-	batch := runqgrab(p2, stealRunNextG)
+// stolen G, to run now. Mirrors runqsteal. napped is the G mp slept for in
+// p2's runnext, if it did (see stealWork).
+func (m *Machine) runqsteal(pp, p2 *P, stealRunNextG bool, napped *G) *G {
+	batch := runqgrab(p2, stealRunNextG, napped)
 	if len(batch) == 0 {
 		return nil
 	}
@@ -420,6 +438,7 @@ func (m *Machine) schedule(mp *M) {
 		return // mp was parked by findRunnable, or is spending a steal pass
 	}
 	mp.stealRound, mp.stealPaid = 0, false
+	mp.napP, mp.napG = nil, nil
 	if mp.spinning {
 		m.resetspinning(mp)
 	}
@@ -523,6 +542,15 @@ func (m *Machine) anyRunq() bool {
 // Mirrors stealWork.
 func (m *Machine) stealWork(mp *M) (gp *G, inheritTime, spending bool) {
 	pp := mp.p
+	if p2 := mp.napP; p2 != nil {
+		// Awake after runqgrab's sleep: take p2's runnext if the G
+		// is still there, else what p2 has now.
+		napped := mp.napG
+		mp.napP, mp.napG = nil, nil
+		if gp, napping := m.stealFrom(mp, p2, napped); gp != nil || napping {
+			return gp, false, napping
+		}
+	}
 	for i := int(mp.stealRound); i < stealTries; i++ {
 		if !mp.stealPaid {
 			if d := m.costOf(CostStealPass); d > 0 {
@@ -548,15 +576,47 @@ func (m *Machine) stealWork(mp *M) (gp *G, inheritTime, spending bool) {
 				}
 			}
 			// Don't bother to attempt to steal if p2 is idle.
-			if p2.status != Pidle {
-				if gp := m.runqsteal(pp, p2, stealTimersOrRunNextG); gp != nil {
+			if p2.status == Pidle {
+				continue
+			}
+			if !stealTimersOrRunNextG {
+				if gp := m.runqsteal(pp, p2, false, nil); gp != nil {
 					return gp, false, false
 				}
+				continue
+			}
+			if gp, napping := m.stealFrom(mp, p2, nil); gp != nil || napping {
+				if napping {
+					mp.stealRound, mp.stealPaid = int8(i), true
+				}
+				return gp, false, napping
 			}
 		}
 	}
 	mp.stealRound = 0
 	return nil, false, false
+}
+
+// stealFrom is stealWork's last-round steal from p2, runnext included.
+// When p2's ring is empty and its runnext busy (runnextBusy), the thief
+// first sleeps for the runnext_sleep cost, as runqgrab's usleep(3) does:
+// mp queues its next schedule after it and stealFrom reports napping,
+// with the G it slept for in mp.napG. Awake, stealWork calls stealFrom
+// again with napped: the thief takes the runnext only if that G is still
+// there (the compare-and-swap); if p2 ran it meanwhile, it looks at p2's
+// queues again, and may sleep again for a new runnext, as runqgrab's loop
+// does. With no runnext_sleep cost, no time passes and runnextStealable
+// decides.
+func (m *Machine) stealFrom(mp *M, p2 *P, napped *G) (gp *G, napping bool) {
+	pp := mp.p
+	if p2.runqtail == p2.runqhead && p2.runnext != nil && p2.runnext != napped && runnextBusy(p2) {
+		if d := m.costOf(CostRunnextSleep); d > 0 {
+			mp.napP, mp.napG = p2, p2.runnext
+			m.scheduleAfter(mp, d)
+			return nil, true
+		}
+	}
+	return m.runqsteal(pp, p2, true, napped), false
 }
 
 // execute runs gp on mp: the G becomes _Grunning, and unless it inherits

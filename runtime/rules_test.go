@@ -184,7 +184,7 @@ func TestRunqstealTakesHalf(t *testing.T) {
 	}
 	m.pidleRemove(thief)
 	thief.status = Prunning
-	gp := m.runqsteal(thief, victim, false)
+	gp := m.runqsteal(thief, victim, false, nil)
 	if gp != gs[2] {
 		t.Errorf("thief runs G%d, want G%d", gp.goid, gs[2].goid)
 	}
@@ -202,15 +202,15 @@ func TestRunnextStolenOnlyInLastRound(t *testing.T) {
 	m, _, gs := world(2, 1)
 	victim, thief := m.allp[0], m.allp[1]
 	m.runqput(victim, gs[0], true)
-	if gp := m.runqsteal(thief, victim, false); gp != nil {
+	if gp := m.runqsteal(thief, victim, false, nil); gp != nil {
 		t.Errorf("stole runnext G%d outside the last round", gp.goid)
 	}
 	// victim's M0 is in schedule (no curg): it keeps its runnext.
-	if gp := m.runqsteal(thief, victim, true); gp != nil {
+	if gp := m.runqsteal(thief, victim, true, nil); gp != nil {
 		t.Errorf("stole runnext from a P about to run it")
 	}
 	victim.m.curg = gs[0] // pretend M0 runs a G now
-	if gp := m.runqsteal(thief, victim, true); gp != gs[0] {
+	if gp := m.runqsteal(thief, victim, true, nil); gp != gs[0] {
 		t.Errorf("last round did not steal runnext")
 	}
 }

@@ -113,6 +113,8 @@ type M struct {
 
 	stealRound int8 // the stealWork round to do next, while spending steal passes
 	stealPaid  bool // the time of round stealRound is spent
+	napP       *P   // the P whose runnext mp sleeps before taking (runqgrab's usleep)
+	napG       *G   // the G in napP's runnext when mp began to sleep
 }
 
 // A P is a processor: the right to run Go code, with its run queue.

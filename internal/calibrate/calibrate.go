@@ -263,15 +263,30 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		rep.StealMedian = int64(median(w.steal["wake"]))
 	}
 	rep.Within100us, rep.Within100usTraced = within(u["wake"], 100_000), within(t["wake"], 100_000)
-	// The wake-up as the engine needs it: from the ready until the
-	// readied goroutine runs on the other P, the untraced clock's
-	// interval. It includes the woken thread's runnext steal (runqgrab's
-	// usleep(3), about 75µs here), which the engine does not model
-	// separately (docs/runtime.md, "Calibration").
-	if err := fromClock(runtime.CostWakeup, w.total["wake"], u, "wake"); err != nil {
+	// The wake-up as the engine charges it: from the ready until the
+	// woken thread holds the other P (GoUnblock → ProcStart), scaled to
+	// the untraced level. What follows, until the readied goroutine
+	// runs, is mostly the thief's sleep in runqgrab, runnext_sleep below.
+	if len(w.wakeup["wake"]) == 0 {
+		return nil, nil, errors.New("wakeup: the trace shows no wake-up of the other P")
+	}
+	if err := fromTrace(runtime.CostWakeup, w.wakeup["wake"], level(t, u, "wake", 0), u, "wake"); err != nil {
 		return nil, nil, err
 	}
 	passes = append(passes, stealPasses(tr)...)
+
+	// runnext_sleep: runqgrab's usleep(3), by the clock; the trace's
+	// steal (ProcStart → GoStart of the woken P) checks it
+	progress("usleep: %d rounds of runqgrab's usleep(3), by the clock", opts.Runs)
+	us := probeUsleep(opts.Runs)
+	var stealMedian int64
+	if len(w.steal["wake"]) > 0 {
+		stealMedian = int64(median(w.steal["wake"]))
+	}
+	if err := add(Line{Cost: runtime.CostRunnextSleep, Method: "clock", Traced: stealMedian, Clock: int64(median(us["usleep"])), Factor: 1},
+		shift(us["usleep"], clock)); err != nil {
+		return nil, nil, err
+	}
 
 	// newm: what a new thread costs startm over an idle one, untraced.
 	// Rounds that end their thread make new ones likely, not certain:
@@ -359,7 +374,7 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 	}
 	slices.SortFunc(rep.Lines, func(a, b Line) int { return int(a.Cost) - int(b.Cost) })
 
-	p.Notes = "newproc, switch, gosched, wakeup, newm, syscall_enter/exit: the untraced probes' own clock; timer_late(_short): " +
+	p.Notes = "newproc, switch, gosched, newm, syscall_enter/exit, runnext_sleep: the untraced probes' own clock; wakeup, timer_late(_short): " +
 		"the trace's events, scaled to untraced by the ratio of the probes' clock medians (" + strings.Join(notes, ", ") + "); " +
 		fmt.Sprintf("step: Go ns per statement over Starlark steps per statement, %d kinds, rounded up to whole ns; ", len(stepKinds)) +
 		fmt.Sprintf("steal_pass: a quarter of a spinning M's findRunnable that found nothing (%d passes)", stealTries) + "\n"

@@ -268,6 +268,21 @@ func probeHandoff(rounds int, exit bool) samples {
 	return s
 }
 
+// probeUsleep times runqgrab's usleep(3) (class "usleep"): the thief's
+// sleep before it takes the runnext of a running P. The thread is locked
+// so that the sleeps are one thread's, as the thief's are.
+func probeUsleep(rounds int) samples {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	s := samples{}
+	for range rounds {
+		t0 := now()
+		usleep3()
+		s.add("usleep", now()-t0)
+	}
+	return s
+}
+
 // syscallBatch is the number of syscalls the syscall probe makes in a row.
 const syscallBatch = 16
 

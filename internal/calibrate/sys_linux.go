@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 )
 
 // supported says whether the probes can run here: they need a thread's ID
@@ -36,6 +37,14 @@ func doSyscall() { syscall.Syscall(syscall.SYS_GETPID, 0, 0, 0) }
 
 // rawSyscall makes the same system call without them.
 func rawSyscall() { syscall.RawSyscall(syscall.SYS_GETPID, 0, 0, 0) }
+
+// usleep3 sleeps as the runtime's usleep(3) does on Linux: one nanosleep
+// of 3µs, raw (runqgrab calls it on the thief's g0, with no entersyscall),
+// which the kernel's timer slack stretches.
+func usleep3() {
+	ts := syscall.Timespec{Nsec: 3000}
+	syscall.RawSyscall(syscall.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
+}
 
 // machine describes this machine as uname, nproc and lscpu would.
 func machine(ncpu int) string {

@@ -10,5 +10,6 @@ func gettid() int64           { return 0 }
 func threads() map[int64]bool { return nil }
 func doSyscall()              {}
 func rawSyscall()             {}
+func usleep3()                {}
 func machine(ncpu int) string { return "unknown" }
 func loadAverage() string     { return "unknown" }
