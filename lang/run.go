@@ -124,7 +124,7 @@ func newRun(opts Options) *run {
 		modules:    make(map[string]*module),
 		sliceSteps: opts.SliceSteps,
 		wedgeSteps: opts.WedgeSteps,
-		perturbed:  opts.Perturb.PreemptProb > 0 || opts.Perturb.PCTDepth > 0,
+		perturbed:  opts.Perturb.PreemptProb > 0 || opts.Perturb.PCTDepth > 0 || opts.Perturb.Stalls,
 	}
 	if r.stdout == nil {
 		r.stdout = io.Discard

@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -224,6 +226,57 @@ func TestRunnextSleep(t *testing.T) {
 	start := firstEvent(t, evs, EvGoStart, 2)
 	if start.P != 0 || start.Time < 20_000 {
 		t.Errorf("G2 started on P%d at %dns, want P0 after main blocks at 20µs", start.P, start.Time)
+	}
+}
+
+// Perturb.Stalls: once a thread has run for stall_every, its next safe
+// point costs its P a stall, the G still running there (no other G starts
+// and none is switched). Without SampleCosts, a run that charges medians,
+// there are none. Broken if a stall switched the G out, or came early.
+func TestStalls(t *testing.T) {
+	costs := costsOf(CostStep, 1000, CostStall, 5_000, CostStallEvery, 10_000)
+	prog := func(g *G, log func(string, ...any)) error {
+		for range 30 {
+			g.RanSteps(1)
+			g.SafePoint()
+			log("%d", g.Now())
+		}
+		return nil
+	}
+	out, res := run(t, Config{Procs: 1, Costs: costs, Perturb: Perturb{SampleCosts: true, Stalls: true}}, prog)
+	if res.Outcome != Exited {
+		t.Fatalf("%v: %v", res.Outcome, res.Err)
+	}
+	var jumps []int
+	prev := int64(0)
+	for i, line := range strings.Fields(out) {
+		now, _ := strconv.ParseInt(line, 10, 64)
+		if now-prev > 1000 {
+			jumps = append(jumps, i)
+			if now-prev != 6000 {
+				t.Errorf("line %d: the clock moved %dns, want a step (1µs) and a stall (5µs)", i, now-prev)
+			}
+		}
+		prev = now
+	}
+	// The first safe point draws when the first stall is due: 10µs of
+	// running later, at the 11th, then after every 10 more steps.
+	if want := []int{10, 20}; !slices.Equal(jumps, want) {
+		t.Errorf("stalls at safe points %v, want %v", jumps, want)
+	}
+	evs := events(t, Config{Procs: 1, Costs: costs, Perturb: Perturb{SampleCosts: true, Stalls: true}}, prog)
+	n := 0
+	for _, ev := range evs {
+		if ev.Kind == EvGoStart {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d GoStart events, want 1: a stall switches no goroutine", n)
+	}
+	out, _ = run(t, Config{Procs: 1, Costs: costs, Perturb: Perturb{Stalls: true}}, prog)
+	if f := strings.Fields(out); f[len(f)-1] != "30000" {
+		t.Errorf("medians only: the last clock %s, want 30000 (no stalls)", f[len(f)-1])
 	}
 }
 

@@ -33,6 +33,10 @@
 //	runnext_sleep    the thief's usleep(3) in runqgrab before it takes the
 //	                 runnext of a running P (the kernel's timer slack makes
 //	                 it tens of µs)
+//	stall            how long a thread that runs Go code loses its CPU
+//	                 (the OS runs something else: an interrupt, another
+//	                 thread): charged only with Perturb.Stalls
+//	stall_every      how much a thread runs between two stalls
 //
 // The zero profile (ZeroCosts, --costs=zero) is the textbook model: only
 // work, syscall, sleep and timers move the clock, and a goroutine's code
@@ -90,13 +94,15 @@ const (
 	CostTimerLateShort                 // how late a timer under 1ms fires
 	CostStealPass                      // a spinning M's pass over the other Ps
 	CostRunnextSleep                   // runqgrab's usleep(3) before taking a running P's runnext
+	CostStall                          // a thread losing its CPU while it runs Go code
+	CostStallEvery                     // a thread's running time between two stalls
 	NumCosts                           // the number of costs
 )
 
 var costNames = [NumCosts]string{
 	"step", "newproc", "switch", "gosched", "wakeup", "newm",
 	"syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass",
-	"runnext_sleep",
+	"runnext_sleep", "stall", "stall_every",
 }
 
 // String returns the cost's name in the file format ("syscall_enter").

@@ -7,8 +7,10 @@
 // exactly.
 //
 // Schedules Go itself could produce: duration jitter, thread wake-up
-// latency, and preemption at safe points (async preemption can stop a G at
-// almost any instruction). Beyond Go: RunnextFlip is what the race
+// latency, threads that lose their CPU to the OS for a while (Stalls: the
+// G stays running on its P, as in Go, where the OS descheduling a thread
+// switches no goroutine), and preemption at safe points (async preemption
+// can stop a G at almost any instruction). Beyond Go: RunnextFlip is what the race
 // detector's randomizeScheduler does (a G meant for runnext goes to the
 // tail of the ring half the time), which a race-free build never does; and
 // PCT change points force preemptions at chosen points in the run, in the
@@ -46,6 +48,13 @@ type Perturb struct {
 	// safe points of the run.
 	PCTDepth int
 	PCTSteps int
+	// Stalls makes threads lose their CPU now and then while their G runs
+	// code, as the OS takes a CPU for an interrupt or another thread: at
+	// a safe point, once its M has run for a time drawn from the profile's
+	// stall_every since its last stall, the G's P spends a time drawn
+	// from stall, the G still running on it. Only with SampleCosts: a run
+	// that charges medians has no stalls.
+	Stalls bool
 }
 
 // initPerturb draws the PCT change points.
@@ -106,12 +115,36 @@ func (m *Machine) perturbPreempt() bool {
 	return p.PreemptProb > 0 && m.rng.Float64() < p.PreemptProb
 }
 
+// stall spends a thread stall's time on g's P if g's M is due one (see
+// Perturb.Stalls). The first safe point of an M only draws when its first
+// stall is due.
+func (g *G) stall() {
+	m := g.m
+	if !m.cfg.Perturb.Stalls || !m.sampleCosts {
+		return
+	}
+	mp := g.mp
+	if mp == nil {
+		return
+	}
+	if mp.stallAt == 0 {
+		mp.stallAt = m.now + max(m.costOf(CostStallEvery), 1)
+		return
+	}
+	if m.now < mp.stallAt {
+		return
+	}
+	g.spend(m.costOf(CostStall), true)
+	mp.stallAt = m.now + max(m.costOf(CostStallEvery), 1)
+}
+
 // SafePoint is a point where g may be preempted: the language calls it at
 // every builtin call. Without perturbations it does nothing (sysmon's
 // preemption happens in Work and Preempt); with them, g may be preempted
 // here and go to the global queue.
 func (g *G) SafePoint() {
 	g.check()
+	g.stall()
 	if g.m.perturbPreempt() {
 		g.m.goschedImpl(g, true)
 		g.co.yield()

@@ -159,6 +159,7 @@ func (m *Machine) stopm(mp *M) {
 	mp.timerp = nil // and so is a netpoll wake-up it was started for
 	mp.stealRound, mp.stealPaid = 0, false
 	mp.napP, mp.napG = nil, nil
+	mp.stallAt = 0 // a parked thread does not run: its stall clock starts again
 	m.emit(EvMStop, nil, mp, nil, nil, -1, 0, "")
 	m.mput(mp)
 }

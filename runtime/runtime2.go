@@ -111,10 +111,11 @@ type M struct {
 	syscall  bool   // blocked in a system call
 	gen      uint64 // bumped by stopm, to invalidate queued schedule actions
 
-	stealRound int8 // the stealWork round to do next, while spending steal passes
-	stealPaid  bool // the time of round stealRound is spent
-	napP       *P   // the P whose runnext mp sleeps before taking (runqgrab's usleep)
-	napG       *G   // the G in napP's runnext when mp began to sleep
+	stealRound int8  // the stealWork round to do next, while spending steal passes
+	stealPaid  bool  // the time of round stealRound is spent
+	napP       *P    // the P whose runnext mp sleeps before taking (runqgrab's usleep)
+	napG       *G    // the G in napP's runnext when mp began to sleep
+	stallAt    int64 // when its next stall is due (Perturb.Stalls), 0 before its first
 }
 
 // A P is a processor: the right to run Go code, with its run queue.

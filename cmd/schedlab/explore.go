@@ -45,12 +45,13 @@ What varies from seed to seed, besides the scheduler's own random choices
 	timing   every cost of the costs profile (thread wake-ups, timer
 	         lateness, spawns, switches, steps...) drawn from its
 	         distribution measured on real Go, the quantum of steps at
-	         which two Ps' code interleaves varied, and a 5% chance of
-	         preemption at each safe point (a builtin call or the start of
-	         work); with --costs=zero durations of work, sleep and syscall
-	         scaled by 0.75-1.25 and up to 50µs more thread wake-up
-	         latency instead: schedules Go itself can produce (the
-	         default)
+	         which two Ps' code interleaves varied, and threads that lose
+	         their CPU to the OS now and then (the profile's stall and
+	         stall_every); with --costs=zero durations of work, sleep and
+	         syscall scaled by 0.75-1.25, up to 50µs more thread wake-up
+	         latency and a 5% chance of preemption at each safe point (a
+	         builtin call or the start of work) instead: schedules Go
+	         itself can produce (the default)
 	runnext  a G meant for runnext goes to the tail of the run queue half
 	         the time, as under the race detector's randomizeScheduler:
 	         beyond what a race-free Go build does

@@ -288,6 +288,23 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		return nil, nil, err
 	}
 
+	// stall, stall_every: what the OS takes from threads running code
+	stallRun := int64(opts.Runs) * 200_000
+	progress("stall: %d goroutines reading the clock for %s each, GOMAXPROCS %d", procs, ns(stallRun), procs)
+	goruntime.GOMAXPROCS(procs)
+	st := probeStalls(procs, stallRun)
+	if len(st["stall"]) == 0 {
+		keep(runtime.CostStall, "no thread lost its CPU")
+		keep(runtime.CostStallEvery, "no thread lost its CPU")
+	} else {
+		if err := add(Line{Cost: runtime.CostStall, Method: "clock", Clock: int64(median(st["stall"])), Factor: 1}, st["stall"]); err != nil {
+			return nil, nil, err
+		}
+		if err := add(Line{Cost: runtime.CostStallEvery, Method: "clock", Clock: int64(median(st["stall_every"])), Factor: 1}, st["stall_every"]); err != nil {
+			return nil, nil, err
+		}
+	}
+
 	// newm: what a new thread costs startm over an idle one, untraced.
 	// Rounds that end their thread make new ones likely, not certain:
 	// more rounds until there are samples, up to five times as many.

@@ -283,6 +283,42 @@ func probeUsleep(rounds int) samples {
 	return s
 }
 
+// stallMin is the shortest gap between two clock readings of a spinning
+// goroutine that probeStalls counts as its thread losing the CPU: a
+// reading takes tens of ns, a timer interrupt a few µs.
+const stallMin = 1000
+
+// probeStalls runs one goroutine per P, each reading the clock in a tight
+// loop for d ns, as the racy programs' goroutines run code on every CPU
+// at once. A gap of stallMin or more between two readings is a stall
+// (class "stall", its length); the time a goroutine ran between two of
+// its stalls is class "stall_every".
+func probeStalls(procs int, d int64) samples {
+	res := make(chan samples, procs)
+	for range procs {
+		go func() {
+			s := samples{}
+			start := now()
+			last, run := start, start
+			for last-start < d {
+				t := now()
+				if gap := t - last; gap >= stallMin {
+					s.add("stall", gap)
+					s.add("stall_every", last-run)
+					run = t
+				}
+				last = t
+			}
+			res <- s
+		}()
+	}
+	all := samples{}
+	for range procs {
+		all.merge(<-res)
+	}
+	return all
+}
+
 // syscallBatch is the number of syscalls the syscall probe makes in a row.
 const syscallBatch = 16
 

@@ -24,7 +24,8 @@ const (
 	// zero profile): 50µs, a slow futex wake on a loaded Linux host.
 	perturbWakeup = 50_000
 	// perturbPreempt is the chance of a preemption at each safe point, as
-	// if sysmon's signal (or a GC's stack scan) landed there.
+	// if sysmon's signal (or a GC's stack scan) landed there, on the zero
+	// profile (which has no stall distributions).
 	perturbPreempt = 0.05
 	// pctDepth change points among the first pctSteps safe points.
 	pctDepth = 3
@@ -46,18 +47,19 @@ func Perturbation(mode string) (runtime.Perturb, error) {
 //	         on real Go (schedlab calibrate): thread wake-ups, new
 //	         threads, timer lateness, spawns, switches, syscalls, steal
 //	         passes and steps; the quantum of steps after which two Ps'
-//	         code interleaves; and preemption at random safe points, which
-//	         stands for what the distributions leave out (the OS taking a
-//	         thread's CPU in the middle of its code, a GC's stack scan).
-//	         The zero profile has no distributions: there durations are
-//	         jittered by ±perturbJitter and a thread wake-up is late by up
-//	         to perturbWakeup instead. Schedules Go itself can produce
+//	         code interleaves; and thread stalls (runtime.Perturb.Stalls:
+//	         the OS taking a thread's CPU in the middle of its code, the
+//	         profile's stall and stall_every). The zero profile has no
+//	         distributions: there durations are jittered by
+//	         ±perturbJitter, a thread wake-up is late by up to
+//	         perturbWakeup and a G is preempted at a safe point with
+//	         chance perturbPreempt instead. Schedules Go itself can produce
 //	runnext  runnext flipped half the time, as the race detector's
 //	         randomizeScheduler does: beyond a race-free Go build
 //	pct      PCT change points (Burckhardt et al., ASPLOS 2010): beyond Go
 //	all      timing, runnext and pct together
 func PerturbationFor(mode string, costs *runtime.Costs) (runtime.Perturb, error) {
-	timing := runtime.Perturb{SampleCosts: true, QuantumJitter: true, PreemptProb: perturbPreempt}
+	timing := runtime.Perturb{SampleCosts: true, QuantumJitter: true, Stalls: true}
 	if costs.IsZero() {
 		// Nothing to sample: uniform stand-ins for the durations' and
 		// the wake-up's variation.

@@ -19,8 +19,8 @@ func TestPerturbationForTiming(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !p.SampleCosts || p.WakeupJitter != 0 || p.Jitter != 0 || !p.QuantumJitter || p.PreemptProb == 0 {
-		t.Errorf("timing on the default profile = %+v, want SampleCosts, QuantumJitter and preemption, no uniform jitter", p)
+	if !p.SampleCosts || p.WakeupJitter != 0 || p.Jitter != 0 || !p.QuantumJitter || !p.Stalls || p.PreemptProb != 0 {
+		t.Errorf("timing on the default profile = %+v, want SampleCosts, QuantumJitter and stalls, no uniform jitter and no preemption", p)
 	}
 	for _, zero := range []*runtime.Costs{nil, runtime.ZeroCosts()} {
 		p, _ := PerturbationFor("timing", zero)
