@@ -120,6 +120,11 @@ func (g *G) RanSteps(n uint64) bool {
 		d = int64(n) * c
 	}
 	yielded := g.spend(d, true)
+	if !yielded {
+		// A thread can lose its CPU between any two steps: here at
+		// the quantum's end as at a safe point (Perturb.Stalls).
+		yielded = g.stall()
+	}
 	if g.preempt && !m.cfg.NoPreempt {
 		g.preempt = false
 		m.goschedImpl(g, true)

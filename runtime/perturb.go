@@ -50,7 +50,8 @@ type Perturb struct {
 	PCTSteps int
 	// Stalls makes threads lose their CPU now and then while their G runs
 	// code, as the OS takes a CPU for an interrupt or another thread: at
-	// a safe point, once its M has run for a time drawn from the profile's
+	// a safe point or the end of a quantum of steps (RanSteps), once its
+	// M has run for a time drawn from the profile's
 	// stall_every since its last stall, the G's P spends a time drawn
 	// from stall, the G still running on it. Only with SampleCosts: a run
 	// that charges medians has no stalls.
@@ -116,26 +117,27 @@ func (m *Machine) perturbPreempt() bool {
 }
 
 // stall spends a thread stall's time on g's P if g's M is due one (see
-// Perturb.Stalls). The first safe point of an M only draws when its first
-// stall is due.
-func (g *G) stall() {
+// Perturb.Stalls), and reports whether g gave up the baton meanwhile. The
+// first check of an M only draws when its first stall is due.
+func (g *G) stall() bool {
 	m := g.m
 	if !m.cfg.Perturb.Stalls || !m.sampleCosts {
-		return
+		return false
 	}
 	mp := g.mp
 	if mp == nil {
-		return
+		return false
 	}
 	if mp.stallAt == 0 {
 		mp.stallAt = m.now + max(m.costOf(CostStallEvery), 1)
-		return
+		return false
 	}
 	if m.now < mp.stallAt {
-		return
+		return false
 	}
-	g.spend(m.costOf(CostStall), true)
+	yielded := g.spend(m.costOf(CostStall), true)
 	mp.stallAt = m.now + max(m.costOf(CostStallEvery), 1)
+	return yielded
 }
 
 // SafePoint is a point where g may be preempted: the language calls it at
