@@ -26,6 +26,11 @@ type Options struct {
 	Tracer        runtime.Tracer
 	PrintsInTrace bool
 
+	// TraceStates sends the Tracer (and a Session's OnEvent) a
+	// runtime.EvGoStatus for every change of a goroutine's status, as
+	// casgstatus makes it (runtime.Config.TraceStates, --trace-states).
+	TraceStates bool
+
 	// Alive lists every goroutine still alive when main returns, on
 	// Stderr; without it only the leaked ones are (--alive).
 	Alive bool

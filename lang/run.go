@@ -160,6 +160,7 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		Perturb:       opts.Perturb,
 		Costs:         opts.Costs,
 		Quantum:       opts.Quantum,
+		TraceStates:   opts.TraceStates,
 	}
 }
 

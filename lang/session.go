@@ -61,8 +61,9 @@ const WaitReasonInput = "repl input"
 type SessionOptions struct {
 	// Options: Procs, Seed, Preempt, Stdout (the program's prints),
 	// Stderr (reports: deadlocks, other goroutines' panics, undone
-	// statements), MaxGoroutines, SliceSteps, WedgeSteps, Predeclared and
-	// OnThread mean what they mean for RunFile. Tracer, PrintsInTrace,
+	// statements), MaxGoroutines, SliceSteps, WedgeSteps, TraceStates
+	// (EvGoStatus events for OnEvent), Predeclared and OnThread mean what
+	// they mean for RunFile. Tracer, PrintsInTrace,
 	// Timeout, MaxTime, MaxSteps, MaxMemory, OnMemoryOverrun, Perturb and
 	// OnStart are not used (runOptions drops them).
 	Options

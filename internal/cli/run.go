@@ -44,7 +44,9 @@ the script's name. Flags are written -flag or --flag, and -flag=value or
 -flag value.
 
 --trace-format=json makes --trace write JSON lines instead, one object per
-event, the program's output included. --chrome-trace, --timeline and
+event, the program's output included. --trace-states adds a GoStatus
+event for every change of a goroutine's status (casgstatus), such as
+_Grunning→_Gwaiting, to every view of the trace. --chrome-trace, --timeline and
 --go-trace also write the run to a file, as a Chrome trace (for Perfetto
 or chrome://tracing), as a self-contained HTML page, or as a Go execution
 trace in Go 1.26's format, which go tool trace opens (go tool trace

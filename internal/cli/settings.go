@@ -70,6 +70,7 @@ type Settings struct {
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
 	TraceFormat string // format of --trace on stdout: "text" or "json" (--trace-format)
+	TraceStates bool   // every casgstatus as a GoStatus event in the trace (--trace-states)
 	ChromeTrace string // file for the Chrome/Perfetto trace; "" for none (--chrome-trace)
 	Timeline    string // file for the HTML timeline; "" for none (--timeline)
 	GoTrace     string // file for the Go execution trace, for go tool trace; "" for none (--go-trace)
@@ -115,6 +116,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(costsFlag{s}, "costs", "charge virtual time for code, spawns, switches, thread wake-ups, syscalls and timers from the costs profile `FILE`; default: the profile measured from real Go that ships with schedlab; zero: everything free but work, syscall, sleep and timers (the textbook model)")
 	fs.Var(&choice{&s.Perturb, PerturbModes}, "perturb", "vary the schedule from the seed: `none|timing|runnext|pct|all` (see schedlab help explore)")
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
+	fs.BoolVar(&s.TraceStates, "trace-states", s.TraceStates, "add to the trace every change of a goroutine's status (casgstatus), such as GoStatus _Grunning→_Gwaiting reason=\"chan receive\", to follow runtime2.go's state machine edge by edge")
 	fs.StringVar(&s.ChromeTrace, "chrome-trace", s.ChromeTrace, "also write the run as a Chrome trace to `FILE`, for Perfetto or chrome://tracing")
 	fs.StringVar(&s.Timeline, "timeline", s.Timeline, "also write the run as an HTML timeline to `FILE`, to open in a browser")
 	fs.StringVar(&s.GoTrace, "go-trace", s.GoTrace, "also write the run as a Go execution trace to `FILE`, for go tool trace (Go 1.26 format)")
@@ -336,6 +338,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		Perturb:       s.perturbation(),
 		Alive:         s.Alive,
 		Costs:         s.CostsProfile(),
+		TraceStates:   s.TraceStates,
 	}
 	if h.OwnsProcess && s.MaxMemory > 0 {
 		// The garbage collector's soft limit: collect harder near the
