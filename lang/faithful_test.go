@@ -18,8 +18,9 @@ import (
 // TestFaithful runs every testdata/faithful/NAME.star on one P, preemption
 // off, with the default costs profile and with the zero one, and compares
 // its stdout byte for byte with NAME.want: what the Go twin NAME.go prints
-// under the real runtime. Unless -short is given or no
-// go command is on PATH, it also runs the twin, with
+// under the real runtime; its stderr must be empty, as the twin's is.
+// Unless -short is given or no go command is on PATH, it also runs the
+// twin, with
 //
 //	GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 go run NAME.go
 //
@@ -57,6 +58,11 @@ func testFaithful(t *testing.T, dir string) {
 					res := RunFile(star, nil, Options{Procs: 1, Costs: costs, Stdout: &stdout, Stderr: &stderr})
 					if res.ExitCode != 0 {
 						t.Errorf("%s: exit status %d; stderr:\n%s", star, res.ExitCode, stderr.String())
+					} else if stderr.Len() != 0 {
+						// The Go program writes nothing on stderr (checked
+						// below): a goroutine still alive when main returns
+						// is left silently, as Go leaves it.
+						t.Errorf("%s: stderr is not empty, as Go's is:\n%s", star, stderr.String())
 					}
 					if got := stdout.String(); got != string(want) {
 						t.Errorf("%s: stdout differs from %s.want:\n%s", star, name, lineDiff(string(want), got))
@@ -95,6 +101,9 @@ func testFaithful(t *testing.T, dir string) {
 					cmd.Stdout, cmd.Stderr = &stdout, &stderr
 					if err := cmd.Run(); err != nil {
 						t.Fatalf("%s: %v\n%s", name, err, stderr.String())
+					}
+					if stderr.Len() != 0 {
+						t.Fatalf("%s.go wrote on stderr:\n%s", name, stderr.String())
 					}
 					got := stdout.String()
 					if got == string(want) {
