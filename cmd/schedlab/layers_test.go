@@ -92,3 +92,26 @@ func TestLayers(t *testing.T) {
 		}
 	}
 }
+
+// TestWasmHasNoTerminal checks that the playground's engine, built for
+// GOOS=js GOARCH=wasm, leaves the REPL's terminal code out: none of
+// terminalLibs, nor package repl, is among the packages it is built from
+// (its imports are only seen under js/wasm, which TestLayers does not
+// list).
+func TestWasmHasNoTerminal(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", module+"/internal/play/wasm")
+	cmd.Env = append(cmd.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, module+"/lang") {
+		t.Fatalf("the wasm engine is not built from lang: %v", deps)
+	}
+	for _, dep := range deps {
+		if _, ok := terminalLibs[dep]; ok || dep == module+"/repl" || strings.HasPrefix(dep, module+"/cmd/") {
+			t.Errorf("the wasm engine (internal/play/wasm) is built from %s, terminal code of the command and the REPL", dep)
+		}
+	}
+}
