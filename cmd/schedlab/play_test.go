@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -144,6 +145,8 @@ func TestPlayInBrowser(t *testing.T) {
 	t.Run("examples", func(t *testing.T) { checkExamplesInPage(t, p) })
 	t.Run("errorline", func(t *testing.T) { checkErrorLine(t, p) })
 	t.Run("stop", func(t *testing.T) { checkStop(t, p) })
+	t.Run("timeout", func(t *testing.T) { checkTimeout(t, p) })
+	t.Run("tracefilter", func(t *testing.T) { checkTraceFilter(t, p) })
 	t.Run("picture", func(t *testing.T) { checkPicture(t, p) })
 	t.Run("link", func(t *testing.T) { checkLink(t, bctx, srv.URL, p) })
 	t.Run("otherversion", func(t *testing.T) { checkOtherVersion(t, bctx, srv.URL, version) })
@@ -270,6 +273,77 @@ func checkStop(t *testing.T, p *page) {
 	got := runInPage(t, p, "hello.star", exampleSrc(t, "hello.star"), nil)
 	if !strings.HasSuffix(got.Stdout, "done\n") {
 		t.Errorf("after Stop, hello.star printed %q", got.Stdout)
+	}
+}
+
+// checkTimeout runs a loop that never ends with --timeout=1s: the
+// wall-clock limit holds in the page as on the command line, with the
+// command's diagnosis, exit status and goroutine dump.
+func checkTimeout(t *testing.T, p *page) {
+	const src = "while True:\n    pass\n"
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "loop.star"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	got := runInPage(t, p, "loop.star", src, []string{"--timeout=1s"})
+	took := time.Since(start)
+	_, stderr, code := native(t, dir, "run", "--timeout=1s", "loop.star")
+	if got.Code != code || code != 2 {
+		t.Errorf("exit status %d in the page, %d from schedlab run, want 2", got.Code, code)
+	}
+	if got.Stderr != stderr || got.DOMStderr != stderr {
+		t.Errorf("stderr in the page:\n%s\nshown:\n%s\nschedlab run:\n%s", got.Stderr, got.DOMStderr, stderr)
+	}
+	if took < time.Second || took > 5*time.Second {
+		t.Errorf("the run with --timeout=1s took %v in the page", took)
+	}
+}
+
+// checkTraceFilter filters the text trace of a run by P and by G: the
+// trace tab then shows just the events on that P, or those of that G
+// (run by it, or naming it, as GoCreate new=G9 and GoUnblock g=G9 do).
+func checkTraceFilter(t *testing.T, p *page) {
+	run := runInPage(t, p, "stealing.star", exampleSrc(t, "stealing.star"), []string{"--procs=4"})
+	events := eventLinesOf(run.Trace)
+	col := regexp.MustCompile(`^ *-?[0-9]+\.[0-9]{3}µs (\S+) +(\S+) +(\S+) +(\S+)(.*)$`)
+	for _, tc := range []struct{ g, p string }{{"", "P1"}, {"9", ""}, {"G9", "P0"}, {"G1", ""}} {
+		gw := "G" + strings.TrimPrefix(tc.g, "G")
+		named := regexp.MustCompile(`(^|[^A-Za-z0-9])` + gw + `([^0-9]|$)`)
+		var want []string
+		for _, line := range events {
+			m := col.FindStringSubmatch(line)
+			if m == nil {
+				t.Fatalf("not an event line: %q", line)
+			}
+			if tc.p != "" && m[1] != tc.p {
+				continue
+			}
+			if tc.g != "" && m[3] != gw && !named.MatchString(m[5]) {
+				continue
+			}
+			want = append(want, line)
+		}
+		if len(want) == 0 || len(want) == len(events) {
+			t.Fatalf("G %q P %q keeps %d of %d events: not a test of the filter", tc.g, tc.p, len(want), len(events))
+		}
+		shown := eval[string](t, p, fmt.Sprintf(`(function () {
+  var g = document.getElementById("tr-g"), p = document.getElementById("tr-p");
+  g.value = %s; p.value = %s;
+  g.dispatchEvent(new Event("input"));
+  return document.getElementById("trace").textContent;
+})()`, jsString(tc.g), jsString(tc.p)))
+		if shown != strings.Join(want, "\n")+"\n" {
+			t.Errorf("filtered by G %q and P %q, the trace shows %d lines, want the %d events of that G and P:\n%s", tc.g, tc.p, strings.Count(shown, "\n"), len(want), shown)
+		}
+		count := eval[string](t, p, `document.getElementById("tr-count").textContent`)
+		if wantCount := fmt.Sprintf("%d of %d events", len(want), len(events)); count != wantCount {
+			t.Errorf("the filter says %q, want %q", count, wantCount)
+		}
+	}
+	eval[bool](t, p, `(function () { var g = document.getElementById("tr-g"); g.value = ""; document.getElementById("tr-p").value = ""; g.dispatchEvent(new Event("input")); return true; })()`)
+	if shown := eval[string](t, p, `document.getElementById("trace").textContent`); shown != run.Trace {
+		t.Errorf("with no filter, the trace shown is not the run's")
 	}
 }
 
