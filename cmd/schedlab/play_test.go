@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"compress/flate"
 	"compress/gzip"
@@ -8,11 +9,14 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
@@ -20,24 +24,24 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/schedlab/schedlab/internal/play"
-	"github.com/schedlab/schedlab/internal/play/site"
 	"github.com/schedlab/schedlab/internal/views"
 )
 
 // buildPlaySite builds the playground into a temporary directory, once per
-// test: the wasm build is the slow part.
+// test, as schedlab play --out does: the wasm build is the slow part.
 func buildPlaySite(t testing.TB) (dir, version string) {
 	t.Helper()
-	root, err := site.FindRoot(".")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir = t.TempDir()
 	start := time.Now()
-	version, err = (&site.Builder{Root: root}).Build(dir)
-	if err != nil {
-		t.Fatal(err)
+	var out, errb bytes.Buffer
+	if code := playCmd([]string{"--out", dir}, &out, &errb); code != 0 {
+		t.Fatalf("schedlab play --out %s: exit status %d\n%s", dir, code, errb.String())
 	}
+	_, err := fmt.Sscanf(out.String(), "wrote the playground (engine %s", &version)
+	if err != nil || !strings.HasSuffix(out.String(), " to "+dir+"\n") {
+		t.Fatalf("schedlab play --out %s printed %q", dir, out.String())
+	}
+	version = strings.TrimSuffix(version, ")")
 	t.Logf("built the playground (engine %s) in %v", version, time.Since(start).Round(time.Millisecond))
 	return dir, version
 }
@@ -137,7 +141,8 @@ func TestPlayInBrowser(t *testing.T) {
 	}
 	dir, version := buildPlaySite(t)
 	checkWasmSize(t, dir)
-	srv := httptest.NewServer(siteHandler(dir))
+	// A plain static file server, as any host would serve the site.
+	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	defer srv.Close()
 	bctx := newBrowser(t, browser)
 	p := openPlay(t, bctx, srv.URL, srv.URL+"/")
@@ -689,4 +694,65 @@ func playScreenshot(t *testing.T, p *page) {
 		t.Fatal(err)
 	}
 	t.Logf("wrote docs/playground.png (%d bytes)", len(png))
+}
+
+// TestPlayServe runs schedlab play as the README does, on a free port of
+// 127.0.0.1: it builds the site, prints the URL, serves the page and the
+// engine (as application/wasm, which WebAssembly.instantiateStreaming
+// needs), and ends at an interrupt (Ctrl-C) with exit status 0.
+func TestPlayServe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short: the wasm build takes a while")
+	}
+	if goruntime.GOOS == "windows" {
+		t.Skip("no interrupt signal to send on windows")
+	}
+	outR, outW := io.Pipe()
+	var errb bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		code := playCmd([]string{"--addr", "127.0.0.1:0"}, outW, &errb)
+		outW.Close()
+		done <- code
+	}()
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		t.Fatalf("schedlab play printed %q (%v); stderr:\n%s", line, err, errb.String())
+	}
+	go io.Copy(io.Discard, outR)
+	m := regexp.MustCompile(`is at (http://127\.0\.0\.1:[0-9]+/) \(Ctrl-C stops\)\n$`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("schedlab play printed %q, want the URL of the page", line)
+	}
+	for _, tc := range []struct{ path, ctype, has string }{
+		{"", "text/html", `src="play.js"`},
+		{"engine.wasm", "application/wasm", "\x00asm"},
+		{"wasm_exec.js", "javascript", "Go"},
+		{"worker.js", "javascript", "wasm_exec.js"},
+	} {
+		resp, err := http.Get(m[1] + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), tc.ctype) || !strings.Contains(string(body), tc.has) {
+			t.Errorf("GET /%s: %s, Content-Type %q, %d bytes; want 200, %s, with %q", tc.path, resp.Status, resp.Header.Get("Content-Type"), len(body), tc.ctype, tc.has)
+		}
+	}
+	self, err := os.FindProcess(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := self.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("schedlab play ended with exit status %d at Ctrl-C; stderr:\n%s", code, errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("schedlab play still serves 10s after the interrupt")
+	}
 }
