@@ -93,6 +93,8 @@ type pageRun struct {
 	DOMStderr string `json:"domStderr"`
 	DOMTrace  string `json:"domTrace"`
 	GoTrace   []byte `json:"goTrace"` // base64 in the page's JSON
+	Timeline  string `json:"timeline"`
+	DOMTL     string `json:"domTimeline"` // the timeline frame's srcdoc
 }
 
 // runInPage puts the script in the editor and the flags in their fields,
@@ -105,6 +107,7 @@ func runInPage(t *testing.T, p *page, name, src string, args []string) pageRun {
   return window.__play.run().then(function () {
     var r = window.__play.state.run, $ = function (id) { return document.getElementById(id).textContent; };
     return {stdout: r.stdout, stderr: r.stderr, trace: r.trace, code: r.code, events: r.events, goTrace: r.goTrace,
+      timeline: r.timeline, domTimeline: document.getElementById("timeline").srcdoc,
       domStdout: $("stdout"), domStderr: $("stderr"), domTrace: $("trace")};
   });
 })()`, jsString(name), jsString(src), jsString(args)))
@@ -149,6 +152,7 @@ func TestPlayInBrowser(t *testing.T) {
 
 	t.Run("examples", func(t *testing.T) { checkExamplesInPage(t, p) })
 	t.Run("errorline", func(t *testing.T) { checkErrorLine(t, p) })
+	t.Run("tab", func(t *testing.T) { checkTab(t, p) })
 	t.Run("stop", func(t *testing.T) { checkStop(t, p) })
 	t.Run("timeout", func(t *testing.T) { checkTimeout(t, p) })
 	t.Run("tracefilter", func(t *testing.T) { checkTraceFilter(t, p) })
@@ -184,8 +188,8 @@ func checkWasmSize(t *testing.T, dir string) {
 
 // checkExamplesInPage runs every example in the page, with its default
 // flags and with --procs 4 --seed 7, and compares the output, stderr,
-// exit status, trace and Go execution trace with the schedlab command's,
-// byte for byte.
+// exit status, trace, HTML timeline and Go execution trace with the
+// schedlab command's, byte for byte.
 func checkExamplesInPage(t *testing.T, p *page) {
 	exs := play.Examples()
 	if len(exs) < 10 {
@@ -210,6 +214,11 @@ func checkExamplesInPage(t *testing.T, p *page) {
 				native(t, "../../examples", append(append([]string{"run", "--go-trace", goTraceFile}, args...), ex.Name)...)
 				if want, err := os.ReadFile(goTraceFile); err != nil || !bytes.Equal(got.GoTrace, want) {
 					t.Errorf("the page's Go execution trace (%d bytes) is not what schedlab run --go-trace writes (%d bytes, %v)", len(got.GoTrace), len(want), err)
+				}
+				timelineFile := filepath.Join(t.TempDir(), "run.html")
+				native(t, "../../examples", append(append([]string{"run", "--timeline", timelineFile}, args...), ex.Name)...)
+				if want, err := os.ReadFile(timelineFile); err != nil || got.Timeline != string(want) || got.DOMTL != string(want) {
+					t.Errorf("the page's timeline (%d bytes, %d shown) is not what schedlab run --timeline writes (%d bytes, %v)", len(got.Timeline), len(got.DOMTL), len(want), err)
 				}
 				if got.Trace != trace || got.DOMTrace != trace {
 					t.Errorf("trace in the page (%d bytes, %d shown) differs from schedlab run --trace (%d bytes): first difference at line %d",
@@ -257,6 +266,34 @@ func checkErrorLine(t *testing.T, p *page) {
 				t.Errorf("the link put the cursor at %d, want on line %d (from %d)", sel, tc.line, want)
 			}
 		})
+	}
+}
+
+// checkTab presses Tab and Shift-Tab in the editor: Tab at a caret puts
+// four spaces there, and with lines selected it indents each of them by
+// four spaces; Shift-Tab takes up to four off each.
+func checkTab(t *testing.T, p *page) {
+	poll(t, p, `window.__play.ready()`, 30*time.Second)
+	press := func(start, end int, shift bool) string {
+		return eval[string](t, p, fmt.Sprintf(`(function () {
+  var s = document.getElementById("src");
+  s.focus(); s.setSelectionRange(%d, %d);
+  s.dispatchEvent(new KeyboardEvent("keydown", {key: "Tab", shiftKey: %v, bubbles: true, cancelable: true}));
+  return s.value;
+})()`, start, end, shift))
+	}
+	eval[bool](t, p, `window.__play.load("tab.star", "if True:\n    x = 1\ny = 2\n", []), true`)
+	if got := press(0, 0, false); got != "    if True:\n    x = 1\ny = 2\n" {
+		t.Errorf("Tab at the start: %q", got)
+	}
+	if got := press(5, 25, false); got != "        if True:\n        x = 1\n    y = 2\n" {
+		t.Errorf("Tab on three selected lines: %q", got)
+	}
+	if got := press(0, 40, true); got != "    if True:\n    x = 1\ny = 2\n" {
+		t.Errorf("Shift-Tab on three selected lines: %q", got)
+	}
+	if n := eval[int](t, p, `document.querySelectorAll("#gutter span").length`); n < 3 {
+		t.Errorf("the gutter numbers %d lines of 3", n)
 	}
 }
 
