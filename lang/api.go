@@ -55,8 +55,9 @@ type Options struct {
 	// Starlark steps that stand for Go's 10ms time slice: with Preempt, a
 	// P whose goroutines run that many steps without a new dispatch
 	// preempts the one running (DefaultSliceSteps). WedgeSteps is how many
-	// steps a goroutine may run without a scheduling point when Preempt is
-	// off before the run ends as wedged (DefaultWedgeSteps).
+	// steps a goroutine may run when Preempt is off, after its preemption
+	// was requested, without a call that would honour the request, before
+	// the run ends as wedged (DefaultWedgeSteps).
 	SliceSteps uint64
 	WedgeSteps uint64
 

@@ -261,7 +261,7 @@ sleep(1)
 			code: 2,
 			stderr: "schedlab: goroutine 2 ran 100000 steps without a scheduling point; the cooperative scheduler is wedged; run with --preempt=on\n\n" +
 				"goroutine 1 [sleep]:\n  main.star:7:6: in <toplevel>\n\n" +
-				"goroutine 2 [running]:\n  main.star:1:1: in spin\ncreated by <toplevel> in goroutine 1\n  main.star:6:6\n",
+				"goroutine 2 [running]:\n  main.star:4:11: in spin\ncreated by <toplevel> in goroutine 1\n  main.star:6:6\n",
 		},
 		{
 			name: "max goroutines",

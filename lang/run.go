@@ -30,8 +30,19 @@
 //     G goes to the global queue through G.Preempt, as sysmon's 10ms
 //     preemption does. Gs that hand the P to each other through runnext
 //     share the slice, as in Go.
-//   - With preemption off, a G that has run WedgeSteps steps since it was
-//     last put on a CPU ends the run: the cooperative scheduler is wedged.
+//   - With preemption off (Go before 1.14, or GODEBUG=asyncpreemptoff=1)
+//     the request to preempt comes as it does with preemption on, from
+//     sysmon at 10ms of virtual time or, with the zero profile, at the
+//     end of the P's SliceSteps (G.RequestPreempt), but only a call
+//     honours it: a builtin call (in caller) and a Starlark function call
+//     stand for the stack check in a Go function's prologue
+//     (G.Morestack, newstack's stackPreempt). While a request is pending
+//     the thread stops at every step (arm sets checking, stackCheck): a
+//     step deeper in the call stack than the one before begins a
+//     function's body. A loop without calls never sees the request; when
+//     it has run WedgeSteps steps since the request, the run ends: the
+//     cooperative scheduler is wedged. Starlark's own builtins (len,
+//     range, str, ...) are not checks, as most are not calls in Go.
 //   - MaxSteps bounds the steps of all goroutines together.
 //
 // The counts are kept exact with thread.OnMaxSteps: a thread's step limit
@@ -79,8 +90,9 @@ const (
 	// million of them take go.starlark.net 10-30ms on current hardware.
 	DefaultSliceSteps = 1_000_000
 
-	// DefaultWedgeSteps is how many steps a goroutine may run without a
-	// scheduling point when preemption is off before the run is declared
+	// DefaultWedgeSteps is how many steps a goroutine may run, when
+	// preemption is off, after its preemption was requested without
+	// reaching a call (a loop without calls), before the run is declared
 	// wedged.
 	DefaultWedgeSteps = 10_000_000
 )
@@ -304,6 +316,11 @@ type goroutine struct {
 	counted    uint64              // thread.Steps already added to run.steps
 	sinceStart uint64              // steps since the G was last put on a CPU
 	dispatches uint64              // the G's Dispatches when sinceStart was last reset
+	limitAt    uint64              // the step limit arm set: the first step at which a budget runs out
+	checking   bool                // preemption off and a request pending: every step looks for a call (onMaxSteps)
+	checkDepth int                 // while checking, the call depth at the last step
+	requested  bool                // preemption off: a request is pending since sinceStart was requestAt
+	requestAt  uint64              // sinceStart when the pending request was first seen
 	limit      *runtime.LimitError // a step limit this goroutine ran into
 	overflowed bool                // it went more than maxCallDepth calls deep
 	stack      starlark.CallStack  // the stack at the error that ended it
@@ -453,6 +470,7 @@ func (gr *goroutine) sync() *pslice {
 	if d := gr.g.Dispatches(); d != gr.dispatches {
 		gr.dispatches = d
 		gr.sinceStart = 0
+		gr.requested = false // execute drops a request
 	}
 	p := gr.g.P()
 	if p < 0 {
@@ -481,7 +499,16 @@ func (gr *goroutine) arm() {
 	left := gr.g.StepBudget() // the quantum, when steps take time
 	switch {
 	case !r.opts.Preempt:
-		left = min(left, r.wedgeSteps-min(r.wedgeSteps, gr.sinceStart))
+		if gr.g.PreemptRequested() {
+			if !gr.requested {
+				gr.requested, gr.requestAt = true, gr.sinceStart
+			}
+			left = min(left, r.wedgeSteps-min(r.wedgeSteps, gr.sinceStart-gr.requestAt))
+		} else if !r.timed {
+			// The step-counted slice, at whose end sysmon would post
+			// its request (onMaxSteps).
+			left = min(left, r.sliceSteps-min(r.sliceSteps, ps.used()))
+		}
 	case !r.timed:
 		left = min(left, r.sliceSteps-min(r.sliceSteps, ps.used()))
 	}
@@ -493,7 +520,40 @@ func (gr *goroutine) arm() {
 	if left < limit-gr.thread.Steps {
 		limit = gr.thread.Steps + left
 	}
-	gr.thread.SetMaxExecutionSteps(max(limit, 1))
+	limit = max(limit, 1)
+	gr.limitAt = limit
+	gr.checking = !r.opts.Preempt && gr.requested
+	if gr.checking {
+		// A request is pending: the next call's prologue honours it.
+		// Look at every step for one (onMaxSteps).
+		gr.checkDepth = gr.thread.CallStackDepth()
+		limit = min(limit, gr.thread.Steps+1)
+	}
+	gr.thread.SetMaxExecutionSteps(limit)
+}
+
+// stackCheck is a step of a goroutine whose preemption was requested with
+// preemption off (arm set checking): a step that begins a Starlark
+// function's body, deeper in the call stack than the step before, is that
+// function's prologue, whose stack check preempts the goroutine
+// (G.Morestack, as newstack does when it sees stackPreempt). Any other
+// step only moves the check on to the next step. It reports whether it
+// dealt with the step; at the limit arm set it leaves the step to
+// onMaxSteps.
+func (gr *goroutine) stackCheck() bool {
+	th := gr.thread
+	if th.Steps >= gr.limitAt {
+		return false
+	}
+	if d := th.CallStackDepth(); d <= gr.checkDepth {
+		gr.checkDepth = d
+		th.SetMaxExecutionSteps(th.Steps + 1)
+		return true
+	}
+	gr.account()
+	gr.g.Morestack()
+	gr.arm()
+	return true
 }
 
 // used returns the steps of the slice, 0 for none.
@@ -507,6 +567,9 @@ func (ps *pslice) used() uint64 {
 // onMaxSteps runs when a budget set by arm runs out.
 func (gr *goroutine) onMaxSteps() {
 	r := gr.run
+	if gr.checking && gr.stackCheck() {
+		return
+	}
 	hostYield() // js/wasm: a Starlark loop gives the timeout's timer a turn (host_js.go)
 	gr.account()
 	if gr.thread.CallStackDepth() > maxCallDepth {
@@ -520,13 +583,24 @@ func (gr *goroutine) onMaxSteps() {
 		return
 	case r.opts.Preempt && !r.timed && gr.sync().used() >= r.sliceSteps:
 		gr.g.Preempt() // sysmon's preemption: to the global queue
-	case !r.opts.Preempt && gr.sinceStart >= r.wedgeSteps:
-		gr.fail(&runtime.LimitError{What: "steps", Msg: fmt.Sprintf(
-			"goroutine %d ran %d steps without a scheduling point; the cooperative scheduler is wedged; run with --preempt=on",
-			gr.id, gr.sinceStart)})
+	case !r.opts.Preempt && !r.timed && !gr.g.PreemptRequested() && gr.sync().used() >= r.sliceSteps:
+		// sysmon's request at the slice's end, as retake → preemptone
+		// posts it under asyncpreemptoff; the next call honours it (arm).
+		gr.g.RequestPreempt()
+	case !r.opts.Preempt && gr.requested && gr.sinceStart-gr.requestAt >= r.wedgeSteps:
+		gr.wedged()
 		return
 	}
 	gr.arm()
+}
+
+// wedged ends the goroutine that, with preemption off, ran WedgeSteps
+// steps after its preemption was requested without reaching a call: a
+// loop without calls, which Go before 1.14 never preempts.
+func (gr *goroutine) wedged() {
+	gr.fail(&runtime.LimitError{What: "steps", Msg: fmt.Sprintf(
+		"goroutine %d ran %d steps without a scheduling point; the cooperative scheduler is wedged; run with --preempt=on",
+		gr.id, gr.sinceStart-gr.requestAt)})
 }
 
 // fail ends the goroutine's Starlark code with a limit: the thread is
@@ -577,6 +651,11 @@ func caller(m *runtime.Machine, thread *starlark.Thread, b *starlark.Builtin) (*
 			// The steps before the call take their time first, so that
 			// what the builtin does happens at the goroutine's own time.
 			again := gr.account()
+			if !gr.run.opts.Preempt && gr.g.Morestack() {
+				// A builtin is a Go function: its prologue's stack
+				// check honours a pending preemption request.
+				again = true
+			}
 			if gr.run.perturbed {
 				gr.g.SafePoint()
 				again = true

@@ -186,6 +186,42 @@ func (g *G) Preempt() bool {
 	return true
 }
 
+// Morestack is the stack check in the prologue of a function g calls:
+// if a preemption was requested (sysmon's retake → preemptone set
+// gp.preempt and stackguard0 = stackPreempt), the check fails, morestack
+// calls newstack, which sees stackPreempt and preempts g through
+// gopreempt_m: g goes to the global queue, and Morestack reports true
+// once g runs again. Otherwise it does nothing and reports false. With
+// preemption off this is the only way a G that does not block is
+// preempted (Go before 1.14, GODEBUG=asyncpreemptoff=1); the language
+// calls it at every Starlark function call and every builtin call.
+// Mirrors newstack's "if preempt { ... gopreempt_m(gp) }".
+func (g *G) Morestack() bool {
+	g.check()
+	if !g.preempt {
+		return false
+	}
+	g.preempt = false
+	g.m.goschedImpl(g, true)
+	g.co.yield()
+	return true
+}
+
+// PreemptRequested reports whether a preemption of g was requested and
+// not yet honoured: whether g's next stack check (Morestack) preempts it.
+func (g *G) PreemptRequested() bool { return g.preempt }
+
+// RequestPreempt posts a preemption request for g, as sysmon's
+// preemptone does with preemption off: the next stack check (Morestack)
+// honours it. The language calls it when g's P has run its step-counted
+// time slice and steps take no virtual time (the zero profile), where
+// sysmon, which watches the clock, cannot see the slice end. A dispatch
+// drops the request (execute resets stackguard0).
+func (g *G) RequestPreempt() {
+	g.check()
+	g.preempt = true
+}
+
 // Syscall makes a blocking system call lasting d ns. The G keeps its P in
 // _Psyscall; if the call lasts past a sysmon tick and there is other work,
 // sysmon hands the P to another M (a new thread if none is idle). On return

@@ -1049,15 +1049,24 @@ func (m *Machine) retake() int {
 // is at a safe point: in this simulation, in the middle of work. The G
 // goes to the global queue. Mirrors preemptone plus the asynchronous
 // preemption that follows (asyncPreempt → gopreempt_m → goschedImpl).
+//
+// With preemption off (Config.NoPreempt: Go before 1.14, or Go 1.26 with
+// GODEBUG=asyncpreemptoff=1) it only posts the request, as preemptone
+// does before it sends the signal: gp.preempt, the runtime's
+// gp.preempt = true and gp.stackguard0 = stackPreempt. The G goes on
+// running; the next function call's stack check honours the request
+// (G.Morestack), and a loop without calls never sees it. It reports false
+// then, as nothing was preempted yet.
 func (m *Machine) preemptone(pp *P) bool {
-	if m.cfg.NoPreempt {
-		return false
-	}
 	mp := pp.m
 	if mp == nil || mp.curg == nil {
 		return false
 	}
 	gp := mp.curg
+	if m.cfg.NoPreempt {
+		gp.preempt = true
+		return false
+	}
 	if gp.workUntil <= m.now {
 		gp.preempt = true
 		return false

@@ -107,7 +107,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(&intRange{&s.Procs, minProcs, maxProcs}, "procs", "run with `N` Ps (GOMAXPROCS at start), from 1 to 1024")
 	fs.Uint64Var(&s.Seed, "seed", s.Seed, "seed `S` of the run's PRNG (steal order, select); same seed, same run")
 	fs.BoolVar(&s.Trace, "trace", s.Trace, "print every scheduling event on stdout, interleaved with the program's output")
-	fs.Var((*onOff)(&s.Preempt), "preempt", "preempt a goroutine that has run for its 10ms time slice: `on|off` (off behaves as Go before 1.14)")
+	fs.Var((*onOff)(&s.Preempt), "preempt", "preempt a goroutine that has run for its 10ms time slice: `on|off` (off behaves as Go before 1.14, or GODEBUG=asyncpreemptoff=1: the request waits for the goroutine's next function call)")
 	fs.Uint64Var(&s.MaxSteps, "max-steps", s.MaxSteps, "stop the run after `N` Starlark steps over all goroutines (0: no limit)")
 	fs.Var(&intRange{&s.MaxGoroutines, 0, 1 << 30}, "max-goroutines", "stop the run when more than `N` goroutines are alive (0: no limit)")
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
