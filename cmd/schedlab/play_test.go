@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +163,7 @@ func TestPlayInBrowser(t *testing.T) {
 	t.Run("badlinks", func(t *testing.T) { checkBadLinks(t, bctx, srv.URL) })
 	t.Run("explore", func(t *testing.T) { checkExplore(t, p) })
 	t.Run("compare", func(t *testing.T) { checkCompare(t, p) })
+	t.Run("compareoutput", func(t *testing.T) { checkCompareOutput(t, p) })
 	if *update {
 		t.Run("screenshot", func(t *testing.T) { playScreenshot(t, p) })
 	}
@@ -716,6 +718,60 @@ func checkCompare(t *testing.T, p *page) {
 		t.Errorf("zooming timeline A leaves B behind")
 	}
 
+}
+
+// checkCompareOutput compares two seeds of select_fair.star, whose
+// counts the seed draws: each side shows what schedlab run prints for its
+// seed, and the diff marks the line that differs, removed from A and
+// added in B, and keeps the rest.
+func checkCompareOutput(t *testing.T, p *page) {
+	runInPage(t, p, "select_fair.star", exampleSrc(t, "select_fair.star"), nil)
+	before := eval[int](t, p, `window.__play.state.nextId`)
+	eval[bool](t, p, `document.querySelector("#tabs button[data-tab=compare]").click(), true`)
+	eval[bool](t, p, `document.getElementById("c-a").value = "--seed=1", document.getElementById("c-b").value = "--seed=2", document.getElementById("compare").click(), true`)
+	poll(t, p, fmt.Sprintf(`window.__play.state.nextId > %d && window.__play.ready()`, before+1), 30*time.Second)
+	outA, errA, _ := native(t, "../../examples", "run", "--seed=1", "select_fair.star")
+	outB, errB, _ := native(t, "../../examples", "run", "--seed=2", "select_fair.star")
+	if outA+errA == outB+errB {
+		t.Fatal("seeds 1 and 2 of select_fair.star print the same: not a test of the diff")
+	}
+	if got := eval[string](t, p, `document.getElementById("c-outa").textContent`); got != outA+errA {
+		t.Errorf("side A shows %q, schedlab run --seed=1 prints %q", got, outA+errA)
+	}
+	if got := eval[string](t, p, `document.getElementById("c-outb").textContent`); got != outB+errB {
+		t.Errorf("side B shows %q, schedlab run --seed=2 prints %q", got, outB+errB)
+	}
+	linesA, linesB := strings.Split(outA+errA, "\n"), strings.Split(outB+errB, "\n")
+	var wantDel, wantAdd, wantSame []string
+	for _, l := range linesA {
+		if !slices.Contains(linesB, l) {
+			wantDel = append(wantDel, "- "+l)
+		} else {
+			wantSame = append(wantSame, "  "+l)
+		}
+	}
+	for _, l := range linesB {
+		if !slices.Contains(linesA, l) {
+			wantAdd = append(wantAdd, "+ "+l)
+		}
+	}
+	type shown struct {
+		Del  []string `json:"del"`
+		Add  []string `json:"add"`
+		Text string   `json:"text"`
+	}
+	got := eval[shown](t, p, `(function () {
+  var d = document.getElementById("c-diff"), t = function (sel) { return [].slice.call(d.querySelectorAll(sel)).map(function (e) { return e.textContent; }); };
+  return {del: t(".diffdel"), add: t(".diffadd"), text: d.textContent};
+})()`)
+	if !slices.Equal(got.Del, wantDel) || !slices.Equal(got.Add, wantAdd) {
+		t.Errorf("the diff marks %q removed and %q added, want %q and %q", got.Del, got.Add, wantDel, wantAdd)
+	}
+	for _, l := range wantSame {
+		if !strings.Contains(got.Text, l) {
+			t.Errorf("the diff does not keep the common line %q:\n%s", l, got.Text)
+		}
+	}
 }
 
 // playScreenshot keeps docs/playground.png, the README's picture of the
