@@ -191,8 +191,12 @@ func TestTerminal(t *testing.T) {
 	}
 
 	// Ctrl-C cancels a statement that runs forever; the session goes on.
-	p.send("n = 0", "Enter")
+	// Each line is on the screen before the next is typed, so that the
+	// mark is after every prompt the loop's start can print.
+	p.line("n = 0", "[2ms] >>>")
+	mark = len(p.plain())
 	p.send("while True: n += 1", "Enter")
+	p.waitFor(mark, "while True: n += 1\n")
 	mark = len(p.plain())
 	p.send("Enter")
 	time.Sleep(500 * time.Millisecond)
