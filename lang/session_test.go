@@ -3,6 +3,7 @@ package lang
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -146,12 +147,14 @@ func TestSessionStep(t *testing.T) {
 	ts.exec("def worker():\n    work('1ms')\n\n")
 	ts.exec("for i in range(3):\n    spawn(worker)\n\n")
 	ts.events = nil
-	for i := 1; i <= 4; i++ {
+	want := [][]string{{"G0 MSpinning"}, {"G0 RunqSteal"}, {"G17 GoStart"}, {"G17 GoWork"}}
+	for i, w := range want {
+		ts.events = nil
 		if stop := ts.Step(1); stop != Reached || !ts.Paused() {
-			t.Fatalf("step %d: %v, paused %v", i, stop, ts.Paused())
+			t.Fatalf("step %d: %v, paused %v", i+1, stop, ts.Paused())
 		}
-		if len(ts.events) != i {
-			t.Fatalf("after %d steps: %d events %q", i, len(ts.events), ts.events)
+		if !slices.Equal(ts.events, w) {
+			t.Fatalf("step %d: events %q, want %q", i+1, ts.events, w)
 		}
 	}
 	if stop := ts.Run(); stop != Idle {
@@ -351,5 +354,75 @@ func TestSessionReadyOfMainWaitingForInput(t *testing.T) {
 	}
 	if st := ts.Main().WaitReason(); st != WaitReasonInput {
 		t.Errorf("G1 waits for %q", st)
+	}
+}
+
+// TestSessionStepViews: after every Step(1) the world is where the event
+// just printed left it: the goroutine it names is in the state the event
+// says, and the scheduler's invariants hold but for a G taken off a queue
+// and not yet running (a world paused halfway through the event's
+// function, as right after entersyscall's GoSyscallBegin or goexit0's
+// GoDestroy, showed the G still running).
+func TestSessionStepViews(t *testing.T) {
+	ts := newTestSession(t, 2)
+	var last *runtime.Event
+	ts.Session.opts.OnEvent = func(ev *runtime.Event) { e := *ev; last = &e }
+	ts.exec(`def worker(ch):
+    syscall("30us")
+    gosched()
+    work("50us")
+    spawn(lambda: ch.recv())
+    sleep("10us")
+    ch.send(1)
+
+`)
+	ts.exec("ch = chan()\nfor i in range(3):\n    spawn(worker, ch)\n\n")
+	status := func(goid int64) runtime.Status {
+		for _, g := range ts.Machine().Goroutines() {
+			if g.ID() == goid {
+				return g.Status()
+			}
+		}
+		return runtime.Gdead
+	}
+	want := map[runtime.EventKind]func(ev *runtime.Event) (int64, []runtime.Status){
+		runtime.EvGoCreate:       func(ev *runtime.Event) (int64, []runtime.Status) { return ev.G2, []runtime.Status{runtime.Grunnable} },
+		runtime.EvGoStart:        func(ev *runtime.Event) (int64, []runtime.Status) { return ev.G, []runtime.Status{runtime.Grunning} },
+		runtime.EvGoBlock:        func(ev *runtime.Event) (int64, []runtime.Status) { return ev.G, []runtime.Status{runtime.Gwaiting} },
+		runtime.EvGoUnblock:      func(ev *runtime.Event) (int64, []runtime.Status) { return ev.G2, []runtime.Status{runtime.Grunnable} },
+		runtime.EvGoSched:        func(ev *runtime.Event) (int64, []runtime.Status) { return ev.G, []runtime.Status{runtime.Grunnable} },
+		runtime.EvGoSyscallBegin: func(ev *runtime.Event) (int64, []runtime.Status) { return ev.G, []runtime.Status{runtime.Gsyscall} },
+		runtime.EvGoSyscallEnd: func(ev *runtime.Event) (int64, []runtime.Status) {
+			return ev.G, []runtime.Status{runtime.Grunning, runtime.Grunnable}
+		},
+		runtime.EvGoDestroy: func(ev *runtime.Event) (int64, []runtime.Status) { return ev.G, []runtime.Status{runtime.Gdead} },
+	}
+	seen := map[runtime.EventKind]bool{}
+	for i := 0; i < 400; i++ {
+		last = nil
+		stop := ts.Step(1)
+		if stop == Idle {
+			break
+		}
+		if last == nil {
+			t.Fatalf("step %d: no event", i)
+		}
+		// A G taken off a queue is on none until it runs: the REPL
+		// shows it "about to run".
+		if err := ts.Machine().CheckInvariants(); err != nil && last.Kind != runtime.EvRunqSteal && last.Kind != runtime.EvGlobalRunqGet {
+			t.Errorf("after %v: %v", last.Kind, err)
+		}
+		if f := want[last.Kind]; f != nil {
+			seen[last.Kind] = true
+			goid, states := f(last)
+			if got := status(goid); !slices.Contains(states, got) {
+				t.Errorf("after %v of G%d (G2 %d): G%d is %s, want %v", last.Kind, last.G, last.G2, goid, got, states)
+			}
+		}
+	}
+	for k := range want {
+		if !seen[k] {
+			t.Errorf("no %v stepped over", k)
+		}
 	}
 }

@@ -238,3 +238,22 @@ func TestMaxMemoryInterruptsStatement(t *testing.T) {
 		}
 	}
 }
+
+// TestStepShowsItsChange: what :step prints last is what the views show.
+// After a GoSyscallBegin the G is in its syscall in :ps, its P in
+// _Psyscall in :runq and its M in a syscall in :ms (a world paused halfway
+// through entersyscall showed the G running and the P its M's).
+func TestStepShowsItsChange(t *testing.T) {
+	out := session(t, "spawn(lambda: syscall(\"1ms\"))\n:step\n:step\n:ps\n:runq\n:ms\n",
+		Options{Run: lang.Options{Procs: 1, Seed: 1, Preempt: true}})
+	for _, want := range []string{
+		"G2    GoSyscallBegin dur=1ms\n",
+		"goroutine 2 [syscall]:",
+		"P0  syscall  -  schedtick=",
+		"M0  (P0)  curg=G2  syscall\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}

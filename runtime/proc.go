@@ -695,7 +695,6 @@ func (m *Machine) exited(gp *G) {
 func (m *Machine) goexit0(gp *G) {
 	mp := gp.mp
 	pp := mp.p
-	m.emit(EvGoDestroy, pp, mp, gp, nil, -1, 0, "")
 	casgstatus(gp, Grunning, Gdead)
 	m.ngalive--
 	if len(m.coroFree) < coroFreeMax {
@@ -706,6 +705,8 @@ func (m *Machine) goexit0(gp *G) {
 	gp.co = nil
 	gp.mp = nil
 	mp.curg = nil
+	// Reported once made, so that a REPL paused at the event shows it.
+	m.emit(EvGoDestroy, pp, mp, gp, nil, -1, 0, "")
 	if gp == m.mainG {
 		m.finish(Exited, nil, nil)
 		return
@@ -858,7 +859,6 @@ func (m *Machine) ready(gp *G, pp *P, by *G, next bool) {
 func (m *Machine) entersyscall(gp *G, d int64) {
 	mp := gp.mp
 	pp := mp.p
-	m.emit(EvGoSyscallBegin, pp, mp, gp, nil, -1, d, "")
 	casgstatus(gp, Grunning, Gsyscall)
 	pp.syscalltick++
 	pp.status = Psyscall
@@ -866,6 +866,8 @@ func (m *Machine) entersyscall(gp *G, d int64) {
 	mp.p = nil
 	mp.oldp = pp
 	mp.syscall = true
+	// Reported once made, so that a REPL paused at the event shows it.
+	m.emit(EvGoSyscallBegin, pp, mp, gp, nil, -1, d, "")
 	m.ensureSysmon()
 	m.wakeSysmon()
 	m.after(d, action{kind: actSyscallDone, gp: gp})

@@ -139,6 +139,7 @@ func casgstatusSlow(gp *G, oldval, newval Status) {
 		badgstatus(gp, oldval, newval)
 	}
 	if gp.m.cfg.TraceStates {
+		gp.status = newval // reported once made (a REPL paused at the event shows it)
 		gp.m.traceStatus(gp, oldval, newval)
 	}
 }
