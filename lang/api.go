@@ -78,6 +78,10 @@ type Options struct {
 	// runtime.DefaultQuantum.
 	Quantum uint64
 
+	// Sched is the scheduler variant (runtime.Config.Sched, --sched);
+	// the zero value is Go's own scheduler.
+	Sched runtime.Policy
+
 	// For embedders and tests: Predeclared names are added to the
 	// builtins (and override them); OnThread is called with the Starlark
 	// thread of every goroutine before it runs any code.

@@ -173,6 +173,7 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		Costs:         opts.Costs,
 		Quantum:       opts.Quantum,
 		TraceStates:   opts.TraceStates,
+		Sched:         opts.Sched,
 	}
 }
 

@@ -36,14 +36,7 @@ func (g *G) Go(fn Func, name string) (*G, error) {
 	pp := g.mp.p
 	newg := m.newproc1(fn, g, pp, name)
 	m.stats.Spawns++
-	next := !m.flipRunnext()
-	m.runqput(pp, newg, next)
-	var where int64
-	if next {
-		where = 1
-	}
-	m.emit(EvGoCreate, pp, g.mp, g, newg, -1, where, name)
-	m.wakep()
+	m.newprocput(pp, g.mp, g, newg, name)
 	return newg, nil
 }
 

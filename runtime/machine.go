@@ -52,7 +52,6 @@ const (
 	gFreeBatch       = 32               // gfget refills a P's free list with up to 32
 	stealTries       = 4                // stealWork's rounds
 	maxProcs         = 1024             // an upper bound on GOMAXPROCS, for sanity
-	globrunqMaxBatch = runqSize / 2     // findRunnable asks globrunqgetbatch for len(runq)/2
 	coroFreeMax      = 1024             // finished coroutines kept for reuse
 )
 
@@ -85,6 +84,10 @@ type Config struct {
 	// Perturb varies timing and preemption from the seed (schedlab
 	// explore); the zero value perturbs nothing.
 	Perturb Perturb
+
+	// Sched is the scheduler variant (variant.go, --sched); the zero
+	// value is Go's own scheduler.
+	Sched Policy
 }
 
 // Outcome says how a run ended.
@@ -195,6 +198,10 @@ type Machine struct {
 	result      Result
 	interrupted atomic.Pointer[error]
 	stats       Stats
+	sstats      SchedStats         // the variants' counters (variant.go)
+	runqCap     uint32             // the local ring's capacity: runqSize unless runq=N
+	globBatch   int32              // how many Gs findRunnable takes from the global queue at most
+	lockHolder  *M                 // the M that last took sched.lock for the global queue
 	evcount     [evKindCount]int64 // events emitted, by kind
 }
 
@@ -213,6 +220,7 @@ func NewMachine(cfg Config) *Machine {
 	if !cfg.TraceStates {
 		m.fastgstatus = legal
 	}
+	m.initPolicy()
 	m.procresize(int32(cfg.Procs))
 	m.initCosts()
 	m.initPerturb()

@@ -119,7 +119,12 @@ func (m *Machine) startm(pp *P, spinning bool) *M {
 	d := m.wakeupLatency()
 	if made {
 		d += m.costOf(CostNewm)
+		m.sstats.NewMs++
+	} else {
+		m.sstats.Unparks++
 	}
+	m.sstats.WakeupTime += d
+	mp.woken = true
 	m.scheduleAfter(mp, d)
 	return mp
 }
@@ -160,6 +165,11 @@ func (m *Machine) stopm(mp *M) {
 	mp.stealRound, mp.stealPaid = 0, false
 	mp.napP, mp.napG = nil, nil
 	mp.stallAt = 0 // a parked thread does not run: its stall clock starts again
+	m.sstats.Parks++
+	if mp.woken {
+		m.sstats.SpuriousWakes++
+		mp.woken = false
+	}
 	m.emit(EvMStop, nil, mp, nil, nil, -1, 0, "")
 	m.mput(mp)
 }
@@ -224,8 +234,13 @@ func runqempty(pp *P) bool {
 
 // runqput puts gp on pp's local run queue. With next, gp goes in runnext and
 // the G that was there is kicked to the tail of the ring. A full ring moves
-// half of itself to the global queue (runqputslow). Mirrors runqput.
+// half of itself to the global queue (runqputslow). Mirrors runqput. Under
+// the central variant there are no local queues: gp goes to the global one.
 func (m *Machine) runqput(pp *P, gp *G, next bool) {
+	if m.cfg.Sched.Central {
+		m.globrunqput(gp)
+		return
+	}
 	if next {
 		old := pp.runnext
 		pp.runnext = gp
@@ -234,7 +249,7 @@ func (m *Machine) runqput(pp *P, gp *G, next bool) {
 		}
 		gp = old
 	}
-	if pp.runqtail-pp.runqhead < runqSize {
+	if pp.runqtail-pp.runqhead < m.runqCap {
 		pp.runq[pp.runqtail%runqSize] = gp
 		pp.runqtail++
 		return
@@ -246,7 +261,7 @@ func (m *Machine) runqput(pp *P, gp *G, next bool) {
 // order. Mirrors runqputslow.
 func (m *Machine) runqputslow(pp *P, gp *G) {
 	n := (pp.runqtail - pp.runqhead) / 2
-	if n != runqSize/2 {
+	if n != m.runqCap/2 {
 		throw("runqputslow: queue is not full")
 	}
 	for i := uint32(0); i < n; i++ {
@@ -278,8 +293,8 @@ func runqget(pp *P) (gp *G, inheritTime bool) {
 
 // runqputbatch puts the Gs of q on pp's ring; those that do not fit stay
 // on q. Mirrors runqputbatch.
-func runqputbatch(pp *P, q *gQueue) {
-	for !q.empty() && pp.runqtail-pp.runqhead < runqSize {
+func (m *Machine) runqputbatch(pp *P, q *gQueue) {
+	for !q.empty() && pp.runqtail-pp.runqhead < m.runqCap {
 		gp := q.pop()
 		pp.runq[pp.runqtail%runqSize] = gp
 		pp.runqtail++
@@ -357,6 +372,7 @@ func (m *Machine) runqsteal(pp, p2 *P, stealRunNextG bool, napped *G) *G {
 
 // globrunqput puts gp at the tail of the global queue. Mirrors globrunqput.
 func (m *Machine) globrunqput(gp *G) {
+	m.schedLock(m.runningM())
 	m.runq.pushBack(gp)
 	m.stats.GlobalPuts++
 }
@@ -364,6 +380,7 @@ func (m *Machine) globrunqput(gp *G) {
 // globrunqputhead puts gp at the head of the global queue.
 // Mirrors globrunqputhead.
 func (m *Machine) globrunqputhead(gp *G) {
+	m.schedLock(m.runningM())
 	m.runq.push(gp)
 	m.stats.GlobalPuts++
 }
@@ -372,6 +389,7 @@ func (m *Machine) globrunqputhead(gp *G) {
 func (m *Machine) globrunqget(pp *P) *G {
 	gp := m.runq.pop()
 	if gp != nil {
+		m.schedLock(pp.m)
 		m.emit(EvGlobalRunqGet, pp, pp.m, gp, nil, -1, 1, "")
 	}
 	return gp
@@ -385,6 +403,7 @@ func (m *Machine) globrunqgetbatch(pp *P, n int32) (*G, gQueue) {
 	if m.runq.size == 0 {
 		return nil, q
 	}
+	m.schedLock(pp.m)
 	n = min(n, m.runq.size, m.runq.size/m.gomaxprocs+1)
 	gp := m.runq.pop()
 	for i := int32(1); i < n; i++ {
@@ -473,8 +492,8 @@ top:
 
 	// global runq
 	if !m.runq.empty() {
-		gp, q := m.globrunqgetbatch(pp, globrunqMaxBatch)
-		runqputbatch(pp, &q)
+		gp, q := m.globrunqgetbatch(pp, m.globBatch)
+		m.runqputbatch(pp, &q)
 		if !q.empty() {
 			throw("couldn't put Gs into empty local runq")
 		}
@@ -483,7 +502,7 @@ top:
 
 	// Spinning Ms: steal work from other Ps. Limit the number of spinning
 	// Ms to half the number of busy Ps.
-	if mp.spinning || 2*m.nmspinning < m.gomaxprocs-int32(len(m.pidle)) {
+	if m.steals() && (mp.spinning || 2*m.nmspinning < m.gomaxprocs-int32(len(m.pidle))) {
 		if !mp.spinning {
 			m.becomeSpinning(mp)
 		}
@@ -509,7 +528,7 @@ top:
 		}
 		// Check the global and local queues again: a G may have been
 		// readied between our last look and dropping the P.
-		if !m.runq.empty() || m.anyRunq() {
+		if !m.runq.empty() || (m.steals() && m.anyRunq()) {
 			if pp2 := m.pidleget(); pp2 != nil {
 				m.acquirep(mp, pp2)
 				m.becomeSpinning(mp)
@@ -626,7 +645,15 @@ func (m *Machine) stealFrom(mp *M, p2 *P, napped *G) (gp *G, napping bool) {
 func (m *Machine) execute(mp *M, gp *G, inheritTime bool) {
 	pp := mp.p
 	mp.curg = gp
+	mp.woken = false
 	gp.mp = mp
+	if gp.readyP != 0 {
+		m.sstats.Readied++
+		if gp.readyP == pp.id+1 {
+			m.sstats.ReadiedLocal++
+		}
+		gp.readyP = 0
+	}
 	casgstatus(gp, Grunnable, Grunning)
 	gp.preempt = false
 	gp.dispatches++
@@ -786,6 +813,31 @@ func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
 	return gp
 }
 
+// newprocput queues newg, just made on pp by by (nil for a timer's
+// goroutine) running on mp: in pp's runnext, unless a variant or the
+// runnext perturbation says the ring (putsRunnext), or on an idle P with
+// a thread started for it (handoff); then it wakes a P. The tail of
+// newproc (runqput, then wakep).
+func (m *Machine) newprocput(pp *P, mp *M, by, newg *G, name string) {
+	if p2 := m.handoffP(); p2 != nil {
+		m.runqput(p2, newg, false)
+		m.emit(EvGoCreate, pp, mp, by, newg, -1, 0, name)
+		m.startm(p2, false)
+		return
+	}
+	next := m.putsRunnext()
+	m.runqput(pp, newg, next)
+	var where int64
+	if next {
+		where = 1
+	}
+	if m.cfg.Sched.Central {
+		where = 2 // runqput puts it on the global queue
+	}
+	m.emit(EvGoCreate, pp, mp, by, newg, -1, where, name)
+	m.wakepReady()
+}
+
 // goschedImpl puts the running G on the global queue and reschedules its M.
 // preempted says the G was preempted rather than calling gosched.
 // Mirrors goschedImpl.
@@ -845,12 +897,26 @@ func (m *Machine) ready(gp *G, pp *P, by *G, next bool) {
 		m.wakep()
 		return
 	}
-	if next && m.flipRunnext() {
+	if by != nil {
+		gp.readyP = pp.id + 1
+	}
+	if next && !m.putsRunnext() {
 		next, where = false, 0
+	}
+	if p2 := m.handoffP(); p2 != nil {
+		// The readying G's event; the MStart on p2 that follows says
+		// where gp went.
+		m.runqput(p2, gp, false)
+		m.emit(EvGoUnblock, pp, pp.m, by, gp, -1, 0, "")
+		m.startm(p2, false)
+		return
+	}
+	if m.cfg.Sched.Central {
+		where = 2 // runqput puts it on the global queue
 	}
 	m.runqput(pp, gp, next)
 	m.emit(EvGoUnblock, pp, pp.m, by, gp, -1, where, "")
-	m.wakep()
+	m.wakepReady()
 }
 
 // entersyscall moves the running G into a system call lasting d: the G is

@@ -50,6 +50,7 @@ type G struct {
 	timer      *timer // the sleep timer, kept from one sleep to the next (gp.timer)
 	created    int64  // virtual time of creation
 	runtime    int64  // ns spent running (work)
+	readyP     int32  // 1 + the P of the G that readied it, until it runs; 0 if none (SchedStats.ReadiedLocal)
 	Data       any    // the language's own per-goroutine data (its thread)
 }
 
@@ -116,6 +117,7 @@ type M struct {
 	napP       *P    // the P whose runnext mp sleeps before taking (runqgrab's usleep)
 	napG       *G    // the G in napP's runnext when mp began to sleep
 	stallAt    int64 // when its next stall is due (Perturb.Stalls), 0 before its first
+	woken      bool  // started by startm and has not run a G since (SchedStats.SpuriousWakes)
 }
 
 // A P is a processor: the right to run Go code, with its run queue.

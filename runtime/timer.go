@@ -119,14 +119,7 @@ func (m *Machine) goFunc(pp *P, start func() (Func, string, func(*G))) {
 		bind(newg)
 	}
 	m.stats.Spawns++
-	next := !m.flipRunnext()
-	m.runqput(pp, newg, next)
-	var where int64
-	if next {
-		where = 1
-	}
-	m.emit(EvGoCreate, pp, pp.m, nil, newg, -1, where, name)
-	m.wakep()
+	m.newprocput(pp, pp.m, nil, newg, name)
 }
 
 // Stop stops the timer and reports whether it was active, i.e. stopped

@@ -52,6 +52,7 @@ var commands []*command
 func init() {
 	commands = []*command{
 		{name: "run", short: "run a script, optionally printing every scheduling event", run: cli.Host.Run, help: cli.RunHelp},
+		{name: "compare", short: "run a script under several scheduler variants and print one table of their counters", run: hostless(cli.Compare), help: cli.CompareHelp},
 		{name: "explore", short: "run a script under many seeds and find the schedules that break it", run: hostless(exploreCmd), help: exploreHelp},
 		{name: "repl", short: "explore the scheduler interactively: statements as G1, :step, :runq", run: replCmd, help: replHelp},
 		{name: "play", short: "serve the playground: the engine in the browser, the M:P:G picture live", run: hostless(playCmd), help: playHelp},

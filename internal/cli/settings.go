@@ -66,6 +66,7 @@ type Settings struct {
 	MaxMemory     uint64        // bytes of memory the process may hold; 0 means none (--max-memory)
 	Perturb       string        // a PerturbModes preset drawn from the seed; "none" perturbs nothing (--perturb)
 	Costs         string        // the costs profile: "default", "zero" or a file (--costs)
+	Sched         string        // the scheduler variant, one of runtime.PolicyNames; "go" is Go's own (--sched)
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
@@ -97,6 +98,7 @@ func NewSettings() *Settings {
 		TraceFormat: "text",
 		Perturb:     "none",
 		Costs:       CostsDefault,
+		Sched:       "go",
 		set:         map[string]bool{},
 	}
 }
@@ -114,6 +116,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var((*wallDuration)(&s.Timeout), "timeout", "stop the run after `D` of wall-clock time, such as 10s (0: no limit)")
 	fs.Var((*byteSize)(&s.MaxMemory), "max-memory", "stop the run when the process holds more than `SIZE` of memory, such as 512MiB or 8GiB (0: no limit)")
 	fs.Var(costsFlag{s}, "costs", "charge virtual time for code, spawns, switches, thread wake-ups, syscalls and timers from the costs profile `FILE`; default: the profile measured from real Go that ships with schedlab; zero: everything free but work, syscall, sleep and timers (the textbook model)")
+	fs.Var(schedFlag{&s.Sched}, "sched", "run under the scheduler `VARIANT`: go (Go's own), central (one global queue under one lock, Go 1.0), handoff (hand a readied goroutine to a newly woken thread), eager (wake a thread on every ready while a P is idle), no-runnext, no-steal, runq=N (a local ring of N); see docs/variants.md")
 	fs.Var(&choice{&s.Perturb, PerturbModes}, "perturb", "vary the schedule from the seed: `none|timing|runnext|pct|all` (see schedlab help explore)")
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
 	fs.BoolVar(&s.TraceStates, "trace-states", s.TraceStates, "add to the trace every change of a goroutine's status (casgstatus), such as GoStatus _Grunning→_Gwaiting reason=\"chan receive\", to follow runtime2.go's state machine edge by edge")
@@ -140,6 +143,9 @@ func (s *Settings) Header() trace.Header {
 		{Key: "seed", Value: strconv.FormatUint(s.Seed, 10)},
 		{Key: "preempt", Value: OnOff(s.Preempt)},
 		{Key: "costs", Value: s.Costs},
+	}
+	if s.Sched != "go" {
+		kv = append(kv, trace.KV{Key: "sched", Value: s.Sched})
 	}
 	if s.Perturb != "none" {
 		kv = append(kv, trace.KV{Key: "perturb", Value: s.Perturb})
@@ -206,6 +212,31 @@ func (c *choice) String() string {
 		return ""
 	}
 	return *c.p
+}
+
+// schedFlag is the --sched flag: a name runtime.ParsePolicy takes.
+type schedFlag struct{ p *string }
+
+func (f schedFlag) Set(v string) error {
+	if _, err := runtime.ParsePolicy(v); err != nil {
+		return err
+	}
+	*f.p = v
+	return nil
+}
+
+func (f schedFlag) String() string {
+	if f.p == nil {
+		return "go"
+	}
+	return *f.p
+}
+
+// Policy returns the scheduler variant s.Sched names, which the flag has
+// checked.
+func (s *Settings) Policy() runtime.Policy {
+	p, _ := runtime.ParsePolicy(s.Sched)
+	return p
 }
 
 // onOff is a bool flag spelled on or off.
@@ -339,6 +370,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		Alive:         s.Alive,
 		Costs:         s.CostsProfile(),
 		TraceStates:   s.TraceStates,
+		Sched:         s.Policy(),
 	}
 	if h.OwnsProcess && s.MaxMemory > 0 {
 		// The garbage collector's soft limit: collect harder near the
