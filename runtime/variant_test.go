@@ -202,3 +202,39 @@ func TestVariantEager(t *testing.T) {
 		}
 	}
 }
+
+// SchedStats: a thread woken for an idle P that finds nothing is a park
+// and a wasted wake-up; its wake-up's latency is counted; a readied G
+// that runs on the readying P counts as local, on another P not.
+func TestSchedStats(t *testing.T) {
+	m, _, gs := variantWorld(t, "go", 2, 3)
+	m.cfg.Costs = DefaultCosts()
+	m.initCosts()
+	m.wakep() // M1 for P1, spinning
+	m1 := m.allm[1]
+	st := m.SchedStats()
+	if st.NewMs != 1 || st.Unparks != 0 || st.WakeupTime != m.cost[CostWakeup]+m.cost[CostNewm] {
+		t.Errorf("after wakep: %+v, want 1 new M and a wake-up time of wakeup+newm (%d)", st, m.cost[CostWakeup]+m.cost[CostNewm])
+	}
+	m.cfg.Costs, m.cost = nil, [NumCosts]int64{} // no steal passes to spend: M1 looks once and parks
+	m.schedule(m1)
+	if st := m.SchedStats(); !m1.idle || st.Parks != 1 || st.SpuriousWakes != 1 {
+		t.Errorf("M1 found nothing: idle %v, %+v; want 1 park, 1 wasted wake-up", m1.idle, st)
+	}
+
+	// gs[0] and gs[2], readied by gs[1] on P0: the first ready wakes M1
+	// again, which steals gs[0] and runs it on P1; gs[2] runs on P0.
+	for _, g := range []*G{gs[0], gs[2]} {
+		waiting(g)
+		m.ready(g, m.allp[0], gs[1], false)
+	}
+	m.schedule(m1)
+	if m1.curg != gs[0] || m1.p != m.allp[1] {
+		t.Fatalf("M1 runs %v on %v, want G%d on P1", m1.curg, m1.p, gs[0].goid)
+	}
+	m.handoff = nil
+	m.execute(m.allm[0], gs[2], false)
+	if st := m.SchedStats(); st.Readied != 2 || st.ReadiedLocal != 1 || st.Unparks != 1 {
+		t.Errorf("%+v; want 2 readied, 1 local, 1 unpark", st)
+	}
+}
