@@ -1163,10 +1163,18 @@ func (m *Machine) stopTheWorld(self *G) {
 			gp.workLeft = max(gp.workUntil-m.now, 0)
 			gp.workUntil = m.now
 			gp.gen++
-			m.emit(EvGoPreempt, pp, mp, gp, nil, -1, 1, "")
-			casgstatus(gp, Grunning, Grunnable)
-			m.dropg(gp)
-			m.runqput(pp, gp, true)
+			if !m.runnextOn() {
+				// no-runnext, central: the global queue, as before Go 1.26
+				m.emit(EvGoPreempt, pp, mp, gp, nil, -1, 0, "")
+				casgstatus(gp, Grunning, Grunnable)
+				m.dropg(gp)
+				m.globrunqput(gp)
+			} else {
+				m.emit(EvGoPreempt, pp, mp, gp, nil, -1, 1, "")
+				casgstatus(gp, Grunning, Grunnable)
+				m.dropg(gp)
+				m.runqput(pp, gp, true)
+			}
 		}
 		if mp.nextp == pp {
 			mp.nextp = nil

@@ -153,10 +153,14 @@ func (m *Machine) initPolicy() {
 // under no-runnext or central, nor when the runnext perturbation flips it
 // to the ring (flipRunnext).
 func (m *Machine) putsRunnext() bool {
-	if m.cfg.Sched.NoRunnext || m.cfg.Sched.Central {
-		return false
-	}
-	return !m.flipRunnext()
+	return m.runnextOn() && !m.flipRunnext()
+}
+
+// runnextOn reports whether the variant has runnext at all (not
+// no-runnext, not central). A G preempted by a stop-the-world, which Go
+// 1.26 keeps in its P's runnext, goes to the global queue without it.
+func (m *Machine) runnextOn() bool {
+	return !m.cfg.Sched.NoRunnext && !m.cfg.Sched.Central
 }
 
 // steals reports whether Ms may steal from other Ps (not under no-steal).
