@@ -129,14 +129,14 @@ func (g *G) stall() bool {
 		return false
 	}
 	if mp.stallAt == 0 {
-		mp.stallAt = m.now + max(m.costOf(CostStallEvery), 1)
+		mp.stallAt = m.when(max(m.costOf(CostStallEvery), 1))
 		return false
 	}
 	if m.now < mp.stallAt {
 		return false
 	}
 	yielded := g.spend(m.costOf(CostStall), true)
-	mp.stallAt = m.now + max(m.costOf(CostStallEvery), 1)
+	mp.stallAt = m.when(max(m.costOf(CostStallEvery), 1))
 	return yielded
 }
 
