@@ -272,7 +272,11 @@ for i in range(N):
 	// idle until it fires, and back.
 	{"sleep", "for _ in range(N):\n    sleep(\"1us\")\n"},
 	// One op is two parks and two readies: main readies a goroutine
-	// parked in park(), which readies main in turn and parks again.
+	// parked in park(), which readies main in turn and parks again. The
+	// two share one time slice (runnext inherits it), so every 10ms of
+	// virtual time sysmon preempts whichever runs: when that is the
+	// waiter, between its ready and its park, main yields until it is
+	// parked, since a ready of a runnable goroutine is an error.
 	{"park_ready", `
 main_task = current()
 
@@ -284,6 +288,8 @@ def waiter():
 t = spawn(waiter)
 gosched()
 for i in range(N):
+    if t.state != "waiting":
+        gosched()
     ready(t, i)
     park()
 `},

@@ -32,13 +32,13 @@ const (
 	EvGoBlock                  // G parked (gopark); Reason = wait reason
 	EvGoUnblock                // G readied G2 (goready); Arg = 1 if put in runnext, 0 if on the local ring, 2 if global
 	EvGoSyscallBegin           // G entered a syscall lasting Arg ns (entersyscall)
-	EvGoSyscallEnd             // G left its syscall (exitsyscall); Reason = "fast" (kept its P), "idle p" or "no p"
+	EvGoSyscallEnd             // G left its syscall (exitsyscall); Reason = "fast" (kept its P), "idle p", "old p" (took its P back from another M's syscall) or "no p"
 	EvGoDestroy                // G returned and is dead (goexit0)
 	EvGoWork                   // G burns Arg ns of CPU (work); the P is busy until Time+Arg
 	EvGoSleep                  // G sleeps until Arg (time.Sleep); a GoBlock follows
 	EvProcStart                // M acquired P and starts running it (acquirep)
 	EvProcStop                 // M released P, which becomes idle (releasep + pidleput)
-	EvProcSteal                // the P was retaken from M, whose G is in a syscall (retake → handoffp)
+	EvProcSteal                // the P was taken from the M whose G is in a syscall on it: by sysmon (retake → handoffp; no M) or by M leaving its own syscall (exitsyscall, "old p")
 	EvRunqSteal                // P stole Arg Gs from P2's run queue (runqsteal); G2 = the G it will run
 	EvGlobalRunqPut            // Arg Gs were moved from P's run queue to the global queue (runqputslow, or procresize destroying P)
 	EvGlobalRunqGet            // P took Arg Gs from the global queue (globrunqget/globrunqgetbatch)

@@ -931,6 +931,7 @@ func (m *Machine) entersyscall(gp *G, d int64) {
 	pp.m = nil
 	mp.p = nil
 	mp.oldp = pp
+	mp.syscalltick = pp.syscalltick
 	mp.syscall = true
 	// Reported once made, so that a REPL paused at the event shows it.
 	m.emit(EvGoSyscallBegin, pp, mp, gp, nil, -1, d, "")
@@ -942,11 +943,30 @@ func (m *Machine) entersyscall(gp *G, d int64) {
 // exitsyscall returns gp from its syscall: it keeps its old P if sysmon did
 // not take it, else it takes an idle P, else it goes to the global queue and
 // its M stops. Mirrors exitsyscall/exitsyscallfast/exitsyscall0.
+//
+// The old P may be in a syscall again, another M's: sysmon retook it,
+// handed it off, and the G run there entered a syscall in turn. Then the
+// returning M takes it back from that M as retake would
+// (exitsyscallTryGetP's setBlockOnExitSyscall and takeP): a ProcSteal,
+// the P started again, and the exit traced as one that lost its P
+// (reason "old p"). The M whose P was taken finds it running when its own
+// syscall ends.
 func (m *Machine) exitsyscall(gp *G) {
 	mp := gp.mp
 	mp.syscall = false
 	oldp := mp.oldp
 	mp.oldp = nil
+	if oldp != nil && oldp.status == Psyscall && oldp.m == nil && oldp.syscalltick != mp.syscalltick {
+		oldp.status = Pidle
+		m.emit(EvProcSteal, oldp, mp, nil, nil, -1, 0, "")
+		m.acquirep(mp, oldp)
+		oldp.syscalltick++
+		casgstatus(gp, Gsyscall, Grunning)
+		m.emit(EvGoSyscallEnd, oldp, mp, gp, nil, -1, 0, "old p")
+		oldp.schedtick++
+		m.resume(gp)
+		return
+	}
 	if oldp != nil && oldp.status == Psyscall && oldp.m == nil {
 		// Fast path: the P is still ours.
 		oldp.status = Prunning

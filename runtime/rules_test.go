@@ -789,3 +789,49 @@ func TestTraceStates(t *testing.T) {
 		}
 	}
 }
+
+// exitsyscallTryGetP: a G whose P sysmon retook, and which the M it was
+// handed to has taken into a syscall of its own, takes that P back when
+// its syscall ends, before any idle P: a ProcSteal by the returning M,
+// its ProcStart, and the exit as one that lost its P ("old p"). The M
+// robbed of the P does not get it back "fast" when its own syscall ends.
+func TestExitsyscallTakesOldPBack(t *testing.T) {
+	evs := events(t, Config{Procs: 4}, func(g *G, _ func(string, ...any)) error {
+		wg := g.Machine().NewWaitGroup()
+		for range 4 {
+			g.Add(wg, 1)
+			g.Go(func(g *G) error { g.Syscall(5e6); return g.Add(wg, -1) }, "blocker")
+		}
+		g.Work(8e6)
+		g.Wait(wg)
+		return nil
+	})
+	var seq []string
+	found := false
+	for i, ev := range evs {
+		if ev.Kind != EvGoSyscallEnd || ev.Reason != "old p" {
+			continue
+		}
+		found = true
+		// ProcSteal and ProcStart of the same P by the same M come first.
+		if i < 2 || evs[i-2].Kind != EvProcSteal || evs[i-1].Kind != EvProcStart ||
+			evs[i-2].P != ev.P || evs[i-1].P != ev.P || evs[i-2].M != ev.M || evs[i-1].M != ev.M {
+			t.Errorf("the %v at %d is not after a ProcSteal and ProcStart of P%d by M%d", ev.Kind, ev.Time, ev.P, ev.M)
+		}
+		// The robbed M: its G entered a syscall on that P, and leaves it
+		// later without it.
+		for _, later := range evs[i+1:] {
+			if later.Kind == EvGoSyscallEnd && later.P == ev.P && later.Reason == "fast" && later.M != ev.M {
+				t.Errorf("M%d leaves its syscall fast on P%d, which M%d took back at %d", later.M, later.P, ev.M, ev.Time)
+			}
+		}
+	}
+	for _, ev := range evs {
+		if ev.Kind == EvGoSyscallEnd {
+			seq = append(seq, ev.Reason)
+		}
+	}
+	if !found {
+		t.Errorf("no syscall exit took its old P back from another M's syscall: exits %v", seq)
+	}
+}

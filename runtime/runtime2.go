@@ -101,16 +101,20 @@ func (g *G) curP() *P {
 
 // An M is an OS thread.
 type M struct {
-	id       int32
-	p        *P // the P it holds, nil if none
-	nextp    *P // the P handed to it by startm
-	oldp     *P // the P it held before entering a syscall
-	timerp   *P // woken for this P's timers (timerWake)
-	curg     *G // the G it runs
-	spinning bool
-	idle     bool   // on the midle list (stopm)
-	syscall  bool   // blocked in a system call
-	gen      uint64 // bumped by stopm, to invalidate queued schedule actions
+	id    int32
+	p     *P // the P it holds, nil if none
+	nextp *P // the P handed to it by startm
+	oldp  *P // the P it held before entering a syscall
+	// syscalltick is oldp's syscalltick as entersyscall left it: when they
+	// differ at exitsyscall, the P was retaken and another M is in a
+	// syscall on it (reentersyscall's gp.m.syscalltick).
+	syscalltick uint32
+	timerp      *P // woken for this P's timers (timerWake)
+	curg        *G // the G it runs
+	spinning    bool
+	idle        bool   // on the midle list (stopm)
+	syscall     bool   // blocked in a system call
+	gen         uint64 // bumped by stopm, to invalidate queued schedule actions
 
 	stealRound int8  // the stealWork round to do next, while spending steal passes
 	stealPaid  bool  // the time of round stealRound is spent

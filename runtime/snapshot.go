@@ -111,7 +111,7 @@ func (m *Machine) Snapshot() *Snapshot {
 	}
 	for _, mp := range m.allm {
 		ms := MState{ID: int(mp.id), P: -1, SyscallP: -1, Spinning: mp.spinning, Idle: mp.idle, Syscall: mp.syscall}
-		if mp.syscall && mp.oldp != nil && mp.oldp.status == Psyscall {
+		if mp.syscall && mp.oldp != nil && mp.oldp.status == Psyscall && mp.oldp.syscalltick == mp.syscalltick {
 			ms.SyscallP = int(mp.oldp.id)
 		}
 		if mp.p != nil {

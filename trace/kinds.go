@@ -39,7 +39,7 @@ var kindFields = [...]fieldSet{
 	runtime.EvGoBlock:        listed | useReason,                  // wait reason
 	runtime.EvGoUnblock:      listed | useG2 | useArg,             // readied G, where it went
 	runtime.EvGoSyscallBegin: listed | useArg,                     // duration
-	runtime.EvGoSyscallEnd:   listed | useReason,                  // "fast", "idle p", "no p"
+	runtime.EvGoSyscallEnd:   listed | useReason,                  // "fast", "idle p", "old p", "no p"
 	runtime.EvGoDestroy:      listed,
 	runtime.EvGoWork:         listed | useArg, // duration
 	runtime.EvGoSleep:        listed | useArg, // wake-up time

@@ -15,7 +15,7 @@
 //
 //   - run (P and M tracks): G runs. Opened by GoStart on the event's P and
 //     M, and by GoSyscallEnd when the G comes back from its syscall with a P
-//     ("fast", "idle p": exitsyscall returns straight to the G, no GoStart).
+//     ("fast", "idle p", "old p": exitsyscall returns straight to the G, no GoStart).
 //     A GoStart for the G that already runs there continues the span. Closed
 //     by the events that take the G off its P: GoSched, GoPreempt, GoBlock,
 //     GoDestroy, GoSyscallBegin; by ProcStop of its P; by ProcResize that

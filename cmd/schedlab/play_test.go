@@ -213,12 +213,16 @@ func checkExamplesInPage(t *testing.T, p *page) {
 					t.Errorf("exit status %d in the page, %d from schedlab run", got.Code, code)
 				}
 				goTraceFile := filepath.Join(t.TempDir(), "run.trace")
-				native(t, "../../examples", append(append([]string{"run", "--go-trace", goTraceFile}, args...), ex.Name)...)
+				if _, errs, c := native(t, "../../examples", append(append([]string{"run", "--go-trace", goTraceFile}, args...), ex.Name)...); c != code {
+					t.Errorf("schedlab run --go-trace exits %d, without it %d: %s", c, code, errs)
+				}
 				if want, err := os.ReadFile(goTraceFile); err != nil || !bytes.Equal(got.GoTrace, want) {
 					t.Errorf("the page's Go execution trace (%d bytes) is not what schedlab run --go-trace writes (%d bytes, %v)", len(got.GoTrace), len(want), err)
 				}
 				timelineFile := filepath.Join(t.TempDir(), "run.html")
-				native(t, "../../examples", append(append([]string{"run", "--timeline", timelineFile}, args...), ex.Name)...)
+				if _, errs, c := native(t, "../../examples", append(append([]string{"run", "--timeline", timelineFile}, args...), ex.Name)...); c != code {
+					t.Errorf("schedlab run --timeline exits %d, without it %d: %s", c, code, errs)
+				}
 				if want, err := os.ReadFile(timelineFile); err != nil || got.Timeline != string(want) || got.DOMTL != string(want) {
 					t.Errorf("the page's timeline (%d bytes, %d shown) is not what schedlab run --timeline writes (%d bytes, %v)", len(got.Timeline), len(got.DOMTL), len(want), err)
 				}

@@ -57,15 +57,19 @@ func runGoTrace(t *testing.T, script string, extra ...string) ([]byte, []runtime
 // TestGoTraceExamples writes every example as a Go execution trace and
 // reads it with golang.org/x/exp/trace, which validates every transition
 // as go tool trace does: each goroutine must go through the states of the
-// run, in its order.
+// run, in its order. Each example runs as its header sets it and again on
+// 4 Ps (the playground's second run), where syscalls lose and take back
+// their Ps in more ways.
 func TestGoTraceExamples(t *testing.T) {
 	for _, script := range examples(t) {
-		t.Run(strings.TrimSuffix(filepath.Base(script), ".star"), func(t *testing.T) {
-			data, evs := runGoTrace(t, script)
-			if err := tracetest.CheckGoTrace(data, evs); err != nil {
-				t.Errorf("%s: %v", script, err)
-			}
-		})
+		for _, extra := range [][]string{nil, {"--procs", "4", "--seed", "7"}} {
+			t.Run(strings.TrimSuffix(filepath.Base(script), ".star")+strings.Join(extra, ""), func(t *testing.T) {
+				data, evs := runGoTrace(t, script, extra...)
+				if err := tracetest.CheckGoTrace(data, evs); err != nil {
+					t.Errorf("%s %v: %v", script, extra, err)
+				}
+			})
+		}
 	}
 }
 

@@ -19,10 +19,11 @@
 //	GoSyscallBegin        GoSyscallBegin
 //	GoSyscallEnd fast     GoSyscallEnd
 //	GoSyscallEnd idle p   GoSyscallEndBlocked, GoStart (the ProcStart came first), as exitsyscall traces it
+//	GoSyscallEnd old p    the same, after the ProcSteal of the old P from the M in a syscall on it
 //	GoSyscallEnd no p     GoSyscallEndBlocked
 //	GoDestroy             GoDestroy
 //	ProcStart / ProcStop  ProcStart / ProcStop
-//	ProcSteal             ProcSteal, on sysmon's thread, naming the M in the syscall
+//	ProcSteal             ProcSteal, on sysmon's thread (or, with an M, on that M's: exitsyscall taking its old P back), naming the M in the syscall
 //	ProcResize            ProcsChange (and ProcStatus for new Ps)
 //	Print                 a log event, category "print", on the printing G
 //
@@ -370,7 +371,14 @@ func (w *Writer) translate(ev *runtime.Event) {
 			w.fail(ev, "P%d retaken but no syscall holds it", ev.P)
 			return
 		}
-		w.steal(w.sysmon, ev.Time, ev.P)
+		t := w.sysmon
+		if ev.M >= 0 {
+			// exitsyscall taking its old P back from another M's syscall.
+			if t = w.mThread(ev); t == nil {
+				return
+			}
+		}
+		w.steal(t, ev.Time, ev.P)
 
 	case runtime.EvProcResize:
 		w.resize(ev)
@@ -522,8 +530,9 @@ func (w *Writer) syscallEnd(ev *runtime.Event) {
 		w.ps[t.p].st = stRunning
 		gs.st = stRunning
 		w.event(t, evGoSyscallEnd, ev.Time)
-	case "idle p":
-		// exitsyscall with another P: ProcStart (already written, for
+	case "idle p", "old p":
+		// exitsyscall with another P, or with its old P taken back from
+		// the syscall of the M that sysmon had handed it to: ProcStart (already written, for
 		// the engine's acquirep), GoSyscallEndBlocked, GoStart.
 		if !w.holds(ev, t) || w.ps[t.p].st != stRunning {
 			w.fail(ev, "exit from a syscall onto %s, not started", pName(ev.P))

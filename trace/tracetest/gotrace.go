@@ -103,7 +103,7 @@ func GoStepsOfEvents(events []runtime.Event) map[int64][]GoStep {
 			switch ev.Reason {
 			case "fast":
 				add(ev.G, "Running", "")
-			case "idle p":
+			case "idle p", "old p":
 				add(ev.G, "Runnable", "")
 				add(ev.G, "Running", "")
 			default:
