@@ -37,6 +37,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/schedlab/schedlab/internal/cli"
+	"github.com/schedlab/schedlab/lang"
 )
 
 // Extensions of scripts and of their golden files.
@@ -183,11 +184,22 @@ type Result struct {
 
 // Check runs the case's script and compares its golden text with the golden
 // file. With update, a golden file that differs or does not exist is
-// written; one that matches is left alone.
-func (c Case) Check(update bool) Result { return c.check(cli.Host{}, update) }
+// written; one that matches is left alone. A golden file with CRLF line
+// endings is read as if they were LF (a checkout on Windows may convert
+// them), and a diff says so.
+//
+// A golden file is written under the rule of every output file of
+// schedlab (internal/cli's Outputs): never over the script or a module it
+// loads, and through a temporary file renamed into place.
+func (c Case) Check(update bool) Result {
+	outs := &cli.Outputs{}
+	outs.Input(c.Script, "the script")
+	return c.check(cli.Host{}, update, outs)
+}
 
-// check is Check with the script run in host h.
-func (c Case) check(h cli.Host, update bool) Result {
+// check is Check with the script run in host h, and the inputs and
+// outputs of the whole test run.
+func (c Case) check(h cli.Host, update bool, outs *cli.Outputs) Result {
 	want, err := os.ReadFile(c.Golden)
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
@@ -197,16 +209,29 @@ func (c Case) check(h cli.Host, update bool) Result {
 		return Result{Status: NoGolden}
 	}
 	got := output(h, c.Script)
+	crlf := bytes.Contains(want, []byte("\r\n"))
+	if crlf {
+		want = bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n"))
+	}
 	if !missing && bytes.Equal(got, want) {
 		return Result{Status: Pass}
 	}
 	if !update {
-		return Result{Status: Fail, Diff: Diff(c.Golden, want, "output", got)}
+		d := Diff(c.Golden, want, "output", got)
+		if crlf {
+			d = append([]byte("(line endings differ: the golden file has CRLF, read here as LF; the diff is of the rest)\n"), d...)
+		}
+		return Result{Status: Fail, Diff: d}
+	}
+	if prog, err := lang.Compile(c.Script, nil, lang.Options{}); err == nil {
+		for _, f := range prog.Files()[1:] {
+			outs.Input(f, "a module "+c.Script+" loads")
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(c.Golden), 0o777); err != nil {
 		return Result{Status: Error, Err: err}
 	}
-	if err := os.WriteFile(c.Golden, got, 0o666); err != nil {
+	if err := outs.WriteFile(c.updateFlag(), c.Golden, got); err != nil {
 		return Result{Status: Error, Err: err}
 	}
 	if missing {
@@ -214,6 +239,9 @@ func (c Case) check(h cli.Host, update bool) Result {
 	}
 	return Result{Status: Updated}
 }
+
+// updateFlag names the case's golden file as an output in messages.
+func (c Case) updateFlag() string { return "-update (" + c.Script + ")" }
 
 // Diff returns a unified diff from old to new, without the leading
 // "diff old new" line, or nil if they are equal.
@@ -249,10 +277,24 @@ func Run(paths []string, opts Options) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	// Every script is an input, and every golden file an output, of the
+	// run: with -update, a golden file that is a script or that two
+	// scripts share stops the run before anything is written.
+	outs := &cli.Outputs{}
+	for _, c := range cases {
+		outs.Input(c.Script, "the script "+c.Script)
+	}
+	if opts.Update {
+		for _, c := range cases {
+			if err := outs.Reserve(c.updateFlag(), c.Golden); err != nil {
+				return Summary{}, err
+			}
+		}
+	}
 	p := newPainter(opts.Color)
 	var sum Summary
 	for _, c := range cases {
-		r := c.check(opts.Host, opts.Update)
+		r := c.check(opts.Host, opts.Update, outs)
 		switch r.Status {
 		case Pass:
 			sum.Passed++

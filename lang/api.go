@@ -3,6 +3,7 @@ package lang
 import (
 	"errors"
 	"io"
+	"slices"
 	"time"
 
 	"go.starlark.net/starlark"
@@ -50,6 +51,20 @@ type Options struct {
 	// for a command that can end its process. Zero means no limit.
 	MaxMemory       uint64
 	OnMemoryOverrun func(le *runtime.LimitError)
+
+	// Cancel, if not nil, stops the run when it is closed, as a limit of
+	// the host does: the command closes it on SIGINT. The run ends with
+	// outcome Limit and the diagnosis "interrupted (SIGINT)" (IsInterrupt).
+	Cancel <-chan struct{}
+
+	// OnOverrun, if not nil, is called when a run stopped by the timeout,
+	// Cancel or MaxMemory is still inside one builtin call, which cannot
+	// be stopped between instructions: StopGrace after the stop, or when
+	// the memory goes on growing. report is what the run would print: the
+	// diagnosis, the goroutine dump and a line naming the call. It is
+	// called on another goroutine than the run's, and is meant to end the
+	// process (overrun.go).
+	OnOverrun func(le *runtime.LimitError, report []byte)
 
 	// Step budgets; zero means the default. SliceSteps is the number of
 	// Starlark steps that stand for Go's 10ms time slice: with Preempt, a
@@ -150,6 +165,20 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	return p, nil
 }
 
+// Files returns the paths of the files the program was compiled from: the
+// script first, then every module it loads, in lexical order. Commands
+// use them to refuse an output file that would overwrite an input.
+func (p *Program) Files() []string {
+	files := []string{p.main}
+	for path := range p.progs {
+		if path != p.main {
+			files = append(files, path)
+		}
+	}
+	slices.Sort(files[1:])
+	return files
+}
+
 // Run runs the program as RunFile runs a script, with fresh globals for
 // every module: the same program, options and seed always give the same
 // bytes, and the same as RunFile of its source.
@@ -189,7 +218,13 @@ func (r *run) runMain(mod *module) *Result {
 		defer close(done)
 		go r.watchMemory(opts.MaxMemory, memoryPoll, done)
 	}
+	if opts.Cancel != nil {
+		done := make(chan struct{})
+		defer close(done)
+		go r.watchCancel(opts.Cancel, done)
+	}
 	res, err := runMachine(m)
+	r.endRun()
 	if err != nil {
 		return &Result{ExitCode: writeInternal(stderr, err), Run: &runtime.Result{Outcome: runtime.Internal, Err: err}}
 	}

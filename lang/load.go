@@ -23,7 +23,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -86,7 +85,7 @@ func (e *OpenError) Unwrap() error { return e.Err }
 // recursively, every module it loads.
 func (r *run) compileMain(filename string, src []byte) (*module, error) {
 	if src == nil {
-		b, err := readFile(filename)
+		b, err := ReadScript(filename)
 		if err != nil {
 			return nil, &OpenError{Err: err}
 		}
@@ -96,23 +95,26 @@ func (r *run) compileMain(filename string, src []byte) (*module, error) {
 	return r.compile(filepath.Clean(filename), src, nil)
 }
 
-// readFile reads a script, rejecting directories with open's wording.
-func readFile(name string) ([]byte, error) {
-	if fi, err := os.Stat(name); err == nil && fi.IsDir() {
-		return nil, &os.PathError{Op: "open", Path: name, Err: errors.New("is a directory")}
-	}
-	return os.ReadFile(name)
-}
-
 // compile compiles the module at path and the modules it loads. chain is
 // the path of loads that led to it, to detect cycles.
 func (r *run) compile(path string, src []byte, chain []string) (*module, error) {
+	src = stripBOM(src)
+	if len(src) > MaxSourceSize {
+		return nil, tooLarge(path, int64(len(src)))
+	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		// Starlark's scanner would take it for the end of the file and
 		// drop the rest silently: say so, as Go's compiler does.
 		return nil, syntax.Error{Pos: positionOf(path, src, i), Msg: "invalid NUL character"}
 	}
-	f, prog, err := starlark.SourceProgramOptions(fileOptions, path, src, r.predeclared.Has)
+	f, err := fileOptions.Parse(path, src, 0)
+	if err != nil {
+		return nil, withGoHints(src, err)
+	}
+	if err := checkDepth(f); err != nil {
+		return nil, err // before the resolver and the compiler recurse
+	}
+	prog, err := starlark.FileProgram(f, r.predeclared.Has)
 	if err != nil {
 		return nil, withGoHints(src, err)
 	}
@@ -135,7 +137,7 @@ func (r *run) compile(path string, src []byte, chain []string) (*module, error) 
 		if r.modules[p] != nil {
 			continue // compiled already, through another path
 		}
-		src, err := readFile(p)
+		src, err := ReadScript(p)
 		if err != nil {
 			return nil, &LoadError{Pos: pos, Msg: fmt.Sprintf("cannot load %s: %v", name, err)}
 		}

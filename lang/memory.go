@@ -60,10 +60,13 @@ func memoryInUse(samples []metrics.Sample) uint64 {
 func (r *run) watchMemory(limit uint64, every time.Duration, done <-chan struct{}) {
 	le := memoryError(limit)
 	var overrun func()
-	if r.opts.OnMemoryOverrun != nil {
+	if r.opts.OnMemoryOverrun != nil || r.opts.OnOverrun != nil {
 		overrun = func() {
 			r.stop(le)
-			r.opts.OnMemoryOverrun(le)
+			if r.opts.OnMemoryOverrun != nil {
+				r.opts.OnMemoryOverrun(le)
+			}
+			r.overrun(le) // the report, with the dump
 		}
 	}
 	WatchMemory(limit, every, func() { r.stop(le) }, overrun, done)

@@ -125,6 +125,8 @@ type run struct {
 	pslice     []pslice // by P: the steps of its current time slice
 
 	stopped atomic.Pointer[runtime.LimitError] // the host limit (wall clock, memory) that stopped the run
+	endMu   sync.Mutex                         // guards ended (overrun.go)
+	ended   bool                               // the run is over: no overrun report any more
 	mu      sync.Mutex                         // guards alive and the goroutines' threads, which stop cancels
 	alive   []*goroutine                       // goroutines still alive, whose threads stop cancels; gr.slot indexes it
 }
@@ -289,6 +291,7 @@ func (r *run) stop(le *runtime.LimitError) {
 		gr.thread.Cancel(le.Msg)
 	}
 	r.mu.Unlock()
+	r.armOverrun(le) // in case one call outlasts the stop
 }
 
 func (r *run) timeoutError() *runtime.LimitError {

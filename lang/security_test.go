@@ -43,13 +43,13 @@ func TestNoHostAccessNames(t *testing.T) {
 }
 
 // hostAccess lists, for each package of the run, the functions of os that
-// it may call: only load.go reads the script's files, and memory_linux.go the
+// it may call: only source.go reads the script's files, and memory_linux.go the
 // one fixed file /proc/self/statm (the process's resident set, for
 // --max-memory), whose name no script gives. Nothing else may import a
 // package that reaches the host's files, network, processes or
 // environment.
 var hostAccess = map[string][]string{
-	"load.go":         {"os.PathError", "os.ReadFile", "os.Stat"},
+	"source.go":       {"os.PathError", "os.ReadFile", "os.Stat"},
 	"memory_linux.go": {"os.File", "os.Getpagesize", "os.Open"},
 }
 

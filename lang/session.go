@@ -348,9 +348,13 @@ func replFileOptions() *syntax.FileOptions {
 // parseItem parses the source of it; a syntax error at yield gets the
 // gosched hint.
 func parseItem(it *item) (*syntax.File, error) {
-	f, err := replFileOptions().Parse(it.filename, it.src, 0)
+	src := stripBOM(it.src)
+	f, err := replFileOptions().Parse(it.filename, src, 0)
 	if err != nil {
-		return nil, withGoHints(it.src, err)
+		return nil, withGoHints(src, err)
+	}
+	if err := checkDepth(f); err != nil {
+		return nil, err // before anything walks the tree recursively
 	}
 	if err := checkGoArrow(f); err != nil {
 		return nil, err
@@ -759,7 +763,7 @@ func (w *world) load(thread *starlark.Thread, name string) (starlark.StringDict,
 		return nil, err
 	}
 	if r.modules[p] == nil {
-		src, err := readFile(p)
+		src, err := ReadScript(p)
 		if err != nil {
 			return nil, err
 		}

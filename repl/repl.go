@@ -292,7 +292,7 @@ func (r *repl) exec(filename string, src []byte, chunk bool) {
 
 // loadFile runs a file's statements in the session's globals.
 func (r *repl) loadFile(name string) {
-	src, err := os.ReadFile(name)
+	src, err := lang.ReadScript(name)
 	if err != nil {
 		fmt.Fprintf(r.errw, "schedlab: %v\n", err)
 		return

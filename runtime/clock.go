@@ -150,7 +150,7 @@ func (g *G) spend(d int64, preemptible bool) bool {
 	for g.workLeft > 0 {
 		left := g.workLeft
 		if preemptible {
-			g.workUntil = m.now + left
+			g.workUntil = m.when(left)
 		}
 		m.after(left, action{kind: actResume, gp: g, gen: g.gen})
 		g.co.yield()
@@ -168,10 +168,10 @@ func (m *Machine) runAhead(d int64) bool {
 	if noRunAhead {
 		return false
 	}
-	until := m.now + d
-	if until < m.now {
-		return false // overflow: let the loop's limit deal with it
+	if d >= maxWhen-m.now {
+		return false // the end of the clock: let the loop's limit deal with it (clockend.go)
 	}
+	until := m.now + d
 	if len(m.actions) > 0 && m.actions[0].when <= until {
 		return false
 	}

@@ -153,7 +153,7 @@ func (g *G) Work(d int64) {
 	g.workLeft = d
 	for g.workLeft > 0 {
 		left := g.workLeft
-		g.workUntil = m.now + left
+		g.workUntil = m.when(left)
 		m.emit(EvGoWork, g.mp.p, g.mp, g, nil, -1, left, "")
 		m.after(left, action{kind: actResume, gp: g, gen: g.gen})
 		g.co.yield()

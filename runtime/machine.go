@@ -322,6 +322,12 @@ func (m *Machine) Done() bool {
 	return o != Running && o != Idle
 }
 
+// Interrupted reports whether Interrupt was called and the run has not
+// acted on it yet: for an observer that does a long piece of work inside
+// one step (the schedtrace lines of a long jump of the clock) to stop it.
+// It may be called from any goroutine.
+func (m *Machine) Interrupted() bool { return m.interrupted.Load() != nil }
+
 // Interrupt asks the run to end with outcome Canceled and the given error at
 // the next action. It is the one method that may be called from any
 // goroutine (a signal handler, a timer).
@@ -359,6 +365,15 @@ func (m *Machine) Step() bool {
 		m.now = m.cfg.MaxTime
 		m.after(a.when-m.now, a)
 		m.finish(Limit, &LimitError{What: "virtual time", Msg: fmt.Sprintf("virtual time limit of %s reached", FormatDuration(m.cfg.MaxTime))}, nil)
+		return false
+	}
+	if a.when == maxWhen {
+		// Nothing is left before the end of the clock (clockend.go).
+		m.actions.push(a)
+		if a.kind != actSysmon {
+			m.nwork++
+		}
+		m.finish(Limit, clockEndError(), nil)
 		return false
 	}
 	if a.when > m.now {
@@ -508,7 +523,7 @@ func (h *actionHeap) pop() action {
 // after queues a at d ns from now.
 func (m *Machine) after(d int64, a action) {
 	m.seq++
-	a.when = m.now + d
+	a.when = m.when(d) // saturated at the end of the clock (clockend.go)
 	a.seq = m.seq
 	if a.kind != actSysmon {
 		m.nwork++

@@ -80,7 +80,10 @@ func (m *Machine) jitter(d int64) int64 {
 		return d
 	}
 	f := 1 - j + 2*j*m.rng.Float64()
-	return max(int64(float64(d)*f), 0)
+	if x := float64(d) * f; x < maxWhen {
+		return max(int64(x), 0)
+	}
+	return maxWhen // a float64 past 2^63 has no int64 (clockend.go)
 }
 
 // wakeupLatency is the delay from startm to the M running schedule: the

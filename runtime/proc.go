@@ -1052,7 +1052,34 @@ func (m *Machine) sysmon() {
 		m.sysmonIdle++
 	}
 	m.sysmonDelay = m.sysmonNextDelay()
-	m.sysmonAfter(m.sysmonDelay)
+	m.sysmonAfter(m.sysmonSkip(m.sysmonDelay))
+}
+
+// sysmonSkip returns how long sysmon sleeps before its next pass: d, or,
+// when the passes until the next action can find nothing to do, up to the
+// last of them before it, in one step. A pass at the longest sleep (10ms)
+// acts only on a P in a syscall (retake) or a G running long enough to be
+// preempted; with neither, every pass until the next action changes
+// nothing but sysmon's idle count, so the count is advanced and the
+// passes are not made. Without it, a G that works for a year with
+// preemption off would take 3 billion sysmon passes to get there; sysmon
+// in proc.go sleeps through them as usleep does.
+func (m *Machine) sysmonSkip(d int64) int64 {
+	if d != sysmonMaxDelay || len(m.actions) == 0 {
+		return d
+	}
+	next := m.actions[0]
+	if next.kind == actSysmon || next.when-m.now <= 2*d {
+		return d
+	}
+	for _, pp := range m.allp[:m.gomaxprocs] {
+		if pp.status == Psyscall || pp.status == Prunning && !m.cfg.NoPreempt {
+			return d
+		}
+	}
+	j := (next.when - m.now - 1) / d // passes at now+d, ..., now+j*d come before it
+	m.sysmonIdle += int(j - 1)
+	return j * d
 }
 
 // wakeSysmon is entersyscall's wake-up of a deeply sleeping sysmon: it

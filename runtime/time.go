@@ -205,7 +205,7 @@ func (m *Machine) runOneTimer(tp *P, t *timer, pp *P) {
 	case t.c != nil:
 		when := t.when
 		if t.period > 0 {
-			t.when = when + t.period*(1+(m.now-when)/t.period)
+			t.when = addWhen(when, t.period*(1+(m.now-when)/t.period))
 			if tp != nil {
 				m.addtimer(tp, t)
 			}
@@ -266,7 +266,7 @@ func (g *G) Sleep(d int64) {
 		t = new(timer)
 		g.timer = t
 	}
-	*t = timer{when: m.now + m.jitter(d), gp: g, kind: "sleep", active: true}
+	*t = timer{when: m.when(m.jitter(d)), gp: g, kind: "sleep", active: true}
 	m.emit(EvGoSleep, pp, g.mp, g, nil, -1, t.when, "")
 	m.addtimer(pp, t)
 	m.gopark(g, WaitReasonSleep)

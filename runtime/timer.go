@@ -53,13 +53,8 @@ func (tm *Timer) When() int64 { return tm.t.when }
 // Period returns a ticker's period, 0 for a one-shot timer.
 func (tm *Timer) Period() int64 { return tm.t.period }
 
-// when is time's when(d): the deadline d from now, or now for d <= 0.
-func (m *Machine) when(d int64) int64 {
-	if d <= 0 {
-		return m.now
-	}
-	return m.now + d
-}
+// when, time's when(d), is in clockend.go: the deadline d from now, or
+// now for d <= 0, saturated at the end of the clock.
 
 // newChanTimer makes a channel timer firing d from now, every period if
 // period > 0. Like newTimer for a channel, it puts nothing on a heap.

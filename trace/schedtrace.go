@@ -58,6 +58,10 @@
 // keeps the last one). The G lines list the goroutines that are not dead,
 // in id order (Go lists every G it ever made, dead ones as status=6).
 //
+// A stretch of many periods at once (--schedtrace=1ns over a long sleep)
+// is written as it goes, and cut when the run is stopped: the lines then
+// end where the wall-clock timeout found them.
+//
 // At the end of a run Go prints nothing more, except when the program dies
 // of a fatal error or an unrecovered panic: then startpanic_m prints one
 // detailed dump whenever schedtrace or scheddetail is set. Crash writes
@@ -67,6 +71,7 @@ package trace
 
 import (
 	"io"
+	"math"
 	"slices"
 	"strconv"
 
@@ -150,11 +155,48 @@ func (s *SchedTrace) printUntil(t int64) {
 	if s.detail {
 		gs = s.goroutines()
 	}
+	stop, _ := s.src.(interruptible)
 	b := s.buf[:0]
-	for ; t >= s.next; s.next += s.period {
+	for n := 1; t >= s.next; n++ {
 		b = appendSchedTrace(b, snap, s.next, s.detail, gs)
+		if s.next > math.MaxInt64-s.period {
+			s.next = math.MaxInt64 // the end of the clock: no line after it
+			break
+		}
+		s.next += s.period
+		if n%linesPerCheck == 0 {
+			// A long stretch at a short period (--schedtrace=1ns over a
+			// second is a billion lines): write as it goes, and stop
+			// when the run is stopped (the wall-clock timeout).
+			s.write(b)
+			b = s.buf[:0]
+			if s.err != nil || stop != nil && stop.Interrupted() {
+				s.skipTo(t)
+				return
+			}
+		}
 	}
 	s.write(b)
+}
+
+// linesPerCheck is how many lines printUntil writes between two looks at
+// whether the run was stopped.
+const linesPerCheck = 1024
+
+// interruptible is a SchedSource that can say that its run was stopped
+// (the Machine can: Interrupted).
+type interruptible interface {
+	Interrupted() bool
+}
+
+// skipTo moves the next line past t without printing the lines between.
+func (s *SchedTrace) skipTo(t int64) {
+	k := (t-s.next)/s.period + 1
+	if k > (math.MaxInt64-s.next)/s.period {
+		s.next = math.MaxInt64
+		return
+	}
+	s.next += k * s.period
 }
 
 // Crash prints the detailed dump that Go prints when the program dies of a

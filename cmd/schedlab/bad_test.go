@@ -59,7 +59,7 @@ var badCases = []badCase{
 
 	// Files that are not scripts.
 	{"missing file", run("nope.star"), 1, []string{`^schedlab run: open nope.star: no such file or directory$`}, ""},
-	{"directory", run("load"), 1, []string{`^schedlab run: read load: is a directory$`}, ""},
+	{"directory", run("load"), 1, []string{`^schedlab run: open load: is a directory$`}, ""},
 	{"binary junk", run("$JUNK"), 1, []string{`junk.star:\d+:\d+: `}, ""},
 	{"NUL byte", run("nul_byte.star"), 1, []string{`^nul_byte.star:2:1: invalid NUL character$`}, ""},
 	{"empty file", run("empty.star"), 0, nil, ""},
@@ -144,6 +144,21 @@ var badCases = []badCase{
 	{"output file in a missing directory", run("empty.star", "--timeline=missing/dir/x.html"), 1, []string{`^schedlab run: -timeline: open missing/dir/x.html: no such file or directory$`}, ""},
 }
 
+// stdoutMatches reports whether stdout is what want asks for: "*" is
+// anything, "*text*" anything with text in it (text may be a regexp),
+// "re:expr" a match of the regexp expr, anything else exactly want.
+func stdoutMatches(stdout, want string) bool {
+	switch {
+	case want == "*":
+		return true
+	case len(want) > 2 && strings.HasPrefix(want, "*") && strings.HasSuffix(want, "*"):
+		return regexp.MustCompile(want[1 : len(want)-1]).MatchString(stdout)
+	case strings.HasPrefix(want, "re:"):
+		return regexp.MustCompile(want[3:]).MatchString(stdout)
+	}
+	return stdout == want
+}
+
 // goStackTrace matches what a Go stack trace has and a schedlab report
 // never has: tab-indented frames, .go files, runtime functions.
 var goStackTrace = regexp.MustCompile(`(?m)^\t|\.go:\d+|^goroutine \d+ \[running\]:\n(main|runtime|github\.com)|panic\(|internal error`)
@@ -152,8 +167,8 @@ var goStackTrace = regexp.MustCompile(`(?m)^\t|\.go:\d+|^goroutine \d+ \[running
 // within badTimeout with its exit status and message, and none may show
 // a Go stack trace.
 func TestBadInput(t *testing.T) {
-	if len(badCases) < 40 {
-		t.Fatalf("%d bad inputs, want at least 40", len(badCases))
+	if len(badCases) < 40 || len(moreBadCases) < 50 {
+		t.Fatalf("%d and %d bad inputs, want at least 40 and 50", len(badCases), len(moreBadCases))
 	}
 	bin := buildSchedlab(t)
 	dir, err := filepath.Abs(filepath.Join("testdata", "bad"))
@@ -161,13 +176,18 @@ func TestBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	junk := writeJunk(t)
-	for _, tc := range badCases {
+	scratch := writeScratch(t, bin)
+	for _, tc := range append(badCases, moreBadCases...) {
 		t.Run(tc.name, func(t *testing.T) {
 			args := make([]string, len(tc.args))
 			for i, a := range tc.args {
-				args[i] = strings.ReplaceAll(a, "$JUNK", junk)
+				a = strings.ReplaceAll(a, "$JUNK", junk)
+				args[i] = strings.ReplaceAll(a, "$SCRATCH", scratch)
 			}
-			code, stdout, stderr, err := runBin(bin, dir, args)
+			if strings.Contains(strings.Join(args, " "), "fifo") && !haveFIFO(scratch) {
+				t.Skip("no FIFO here (mkfifo failed)")
+			}
+			code, stdout, stderr, err := runBinInput(bin, dir, args, badStdin[tc.name])
 			if err != nil {
 				t.Fatalf("schedlab %s: %v", strings.Join(args, " "), err)
 			}
@@ -179,13 +199,13 @@ func TestBadInput(t *testing.T) {
 					t.Errorf("stderr does not match %s:\n%s", re, stderr)
 				}
 			}
-			if tc.code != 0 && stderr == "" {
+			if tc.code != 0 && stderr == "" && tc.stdout == "" {
 				t.Errorf("exit status %d and nothing on stderr", code)
 			}
 			if tc.code == 0 && len(tc.stderr) == 0 && stderr != "" {
 				t.Errorf("stderr:\n%s\nwant none", stderr)
 			}
-			if stdout != tc.stdout {
+			if !stdoutMatches(stdout, tc.stdout) {
 				t.Errorf("stdout %q, want %q", stdout, tc.stdout)
 			}
 			if loc := goStackTrace.FindStringIndex(stderr); loc != nil {
@@ -218,10 +238,21 @@ func runBin(bin, dir string, args []string) (int, string, string, error) {
 
 // runBinEnv is runBin with env added to the environment.
 func runBinEnv(bin, dir string, args, env []string) (int, string, string, error) {
+	return runBinFull(bin, dir, args, env, "")
+}
+
+// runBinInput is runBin with stdin.
+func runBinInput(bin, dir string, args []string, stdin string) (int, string, string, error) {
+	return runBinFull(bin, dir, args, nil, stdin)
+}
+
+// runBinFull is runBin with env added to the environment and stdin.
+func runBinFull(bin, dir string, args, env []string, stdin string) (int, string, string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), badTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
 	if env != nil {
 		cmd.Env = append(os.Environ(), env...)
 	}

@@ -85,9 +85,16 @@ Slurm array.
 A progress bar is drawn on stderr when stderr is a terminal. --json
 writes the report as JSON instead of the table.
 
+Ctrl-C (SIGINT) starts no more runs, lets the runs under way finish, and
+prints the report of the runs before the first one not started, without
+replay checks; a second Ctrl-C kills the process.
+
 Exit status: 0 when no run failed, 1 when some class is a failure (or a
 replay check failed), 2 for a bad flag or a script that cannot be read or
-loaded.`
+loaded, 130 when SIGINT ended the sweep.`
+
+// maxJobs bounds --jobs: each job is an engine of its own.
+const maxJobs = 1024
 
 // Explore's own defaults for each run: the wall-clock limit (the step
 // limit is run's: none), and the perturbation.
@@ -108,6 +115,13 @@ var limitFlags = map[string]bool{"max-steps": true, "max-goroutines": true, "max
 // too: parse the command line (parseExplore), settle the settings of every
 // run (sweepSettings), sweep the plan (sweep), then report (finishExplore).
 func exploreCmd(args []string, stdout, stderr io.Writer) int {
+	return exploreIn(cli.Host{}, args, stdout, stderr)
+}
+
+// exploreIn is `schedlab explore` in host h. When the process is its own
+// (the schedlab command), SIGINT ends the sweep with the report of the
+// runs done so far.
+func exploreIn(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "merge" {
 		return mergeCmd(args[1:], stdout, stderr)
 	}
@@ -129,7 +143,13 @@ func exploreCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	runner := &scriptRunner{prog: prog, base: ss.base}
 	plan := &explore.Plan{Runs: cmd.runs, SeedStart: cmd.seedStart, Procs: ss.procs, Shard: cmd.shard}
-	tally := sweep(plan, runner, explore.SweepOptions{Jobs: cmd.jobs, FailFast: cmd.failFast, Policy: cmd.policy}, stderr)
+	opt := explore.SweepOptions{Jobs: cmd.jobs, FailFast: cmd.failFast, Policy: cmd.policy}
+	if h.OwnsProcess {
+		cancel, stop := cli.CatchInterrupt()
+		defer stop()
+		opt.Stop = cancel
+	}
+	tally := sweep(plan, runner, opt, stderr)
 	report := explore.NewReport(plan, tally, cmd.filename, cmd.src, ss.perturb, ss.runFlags, ss.limits)
 	return finishExplore(report, runner, cmd.jsonOut, stdout, stderr)
 }
@@ -162,8 +182,11 @@ func parseExplore(args []string, stdout, stderr io.Writer) (*exploreCommand, int
 		printExploreHelp(stdout, fs)
 		return nil, 0
 	}
-	if err == nil && cmd.runs < 1 {
-		err = fmt.Errorf("--runs must be at least 1, got %d", cmd.runs)
+	if err == nil {
+		err = (&explore.Plan{Runs: cmd.runs, SeedStart: cmd.seedStart, Procs: cmd.procs, Shard: cmd.shard}).Check()
+	}
+	if err == nil && (cmd.jobs < 0 || cmd.jobs > maxJobs) {
+		err = fmt.Errorf("--jobs %d: out of range, want 0 (one per CPU) to %d", cmd.jobs, maxJobs)
 	}
 	if err == nil && len(files) != 1 {
 		err = fmt.Errorf("want one script, got %d", len(files))
@@ -173,7 +196,7 @@ func parseExplore(args []string, stdout, stderr io.Writer) (*exploreCommand, int
 		return nil, 2
 	}
 	cmd.filename = files[0]
-	if cmd.src, err = os.ReadFile(cmd.filename); err != nil {
+	if cmd.src, err = lang.ReadScript(cmd.filename); err != nil {
 		fmt.Fprintf(stderr, "schedlab explore: %v\n", err)
 		return nil, 2
 	}
@@ -357,7 +380,9 @@ func finishExplore(report *explore.Report, runner *scriptRunner, jsonOut bool, s
 	replayFailed := false
 	for i := range report.Classes {
 		c := &report.Classes[i]
-		if c.Failure {
+		if c.Failure && report.Interrupted {
+			c.ReplayCheck = "not checked: interrupted"
+		} else if c.Failure {
 			c.ReplayCheck = runner.checkReplay(report, c)
 			replayFailed = replayFailed || c.ReplayCheck != "ok"
 		}
@@ -365,6 +390,9 @@ func finishExplore(report *explore.Report, runner *scriptRunner, jsonOut bool, s
 	if err := writeReport(report, jsonOut, stdout); err != nil {
 		fmt.Fprintf(stderr, "schedlab explore: %v\n", err)
 		return 2
+	}
+	if report.Interrupted {
+		return cli.ExitInterrupted
 	}
 	if n, _ := report.Failures(); n > 0 || replayFailed {
 		return 1
@@ -467,7 +495,7 @@ func mergeCmd(args []string, stdout, stderr io.Writer) int {
 func readReports(files []string) ([]*explore.Report, error) {
 	var reports []*explore.Report
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := cli.ReadInput(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", f, err)
 		}

@@ -53,7 +53,7 @@ func init() {
 	commands = []*command{
 		{name: "run", short: "run a script, optionally printing every scheduling event", run: cli.Host.Run, help: cli.RunHelp},
 		{name: "compare", short: "run a script under several scheduler variants and print one table of their counters", run: hostless(cli.Compare), help: cli.CompareHelp},
-		{name: "explore", short: "run a script under many seeds and find the schedules that break it", run: hostless(exploreCmd), help: exploreHelp},
+		{name: "explore", short: "run a script under many seeds and find the schedules that break it", run: exploreIn, help: exploreHelp},
 		{name: "repl", short: "explore the scheduler interactively: statements as G1, :step, :runq", run: replCmd, help: replHelp},
 		{name: "play", short: "serve the playground: the engine in the browser, the M:P:G picture live", run: hostless(playCmd), help: playHelp},
 		{name: "test", short: "compare scripts' output with golden files", run: testCmd, help: testHelp},
@@ -65,8 +65,8 @@ func init() {
 }
 
 // hostless adapts a command whose runs, if any, never need the process
-// to themselves (explore's share it; calibrate, version and help run no
-// script) to the signature of command.run.
+// to themselves (calibrate, version and help run no script) to the
+// signature of command.run.
 func hostless(f func(args []string, stdout, stderr io.Writer) int) func(cli.Host, []string, io.Writer, io.Writer) int {
 	return func(_ cli.Host, args []string, stdout, stderr io.Writer) int { return f(args, stdout, stderr) }
 }

@@ -18,17 +18,35 @@ import (
 // runs event by event, then what they left on stderr and their exit
 // statuses. It prints "deterministic: N events, identical" and returns 0,
 // or prints the first difference and returns 1. The program's own output
-// and the trace are not printed; the other output flags are ignored.
-func checkDeterminism(host Host, filename string, src []byte, s *Settings, stdout, stderr io.Writer) int {
+// and the trace on stdout are not printed; the files of --chrome-trace,
+// --timeline and --go-trace are written, of the first run, under the rule
+// of every output file (output.go).
+func checkDeterminism(host Host, prog *lang.Program, s *Settings, stdout, stderr io.Writer) int {
+	h := s.Header()
+	outs, sinks, goTrace, err := s.openOutputs(prog, h)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab run: %v\n", err)
+		return 1
+	}
+	files := make([]runtime.Tracer, len(sinks))
+	for i, w := range sinks {
+		files[i] = w
+	}
+	var onStart func(*runtime.Machine)
+	if goTrace != nil {
+		onStart = func(m *runtime.Machine) { goTrace.SetStacks(lang.GoTraceStacks(m)) }
+	}
 	first := &recorder{}
-	r1, err1 := checkRun(host, filename, src, s, first)
+	r1, err1 := checkRun(host, prog, s, first, runtime.MultiTracer(files...), onStart)
+	if code := finishOutputs(outs, sinks, 0, stderr); code != 0 {
+		return code
+	}
 	if r1 == nil {
 		io.WriteString(stderr, err1)
 		return 1
 	}
 	second := &recorder{want: first.events, diff: -1}
-	r2, err2 := checkRun(host, filename, src, s, second)
-	h := s.Header()
+	r2, err2 := checkRun(host, prog, s, second, nil, nil)
 
 	d := second.diff
 	if d < 0 && len(second.events) < len(first.events) {
@@ -58,16 +76,22 @@ func checkDeterminism(host Host, filename string, src []byte, s *Settings, stdou
 	return 1
 }
 
-// checkRun runs the script once in host with rec as its tracer and
-// returns its result and what it wrote on stderr. The result is nil, and
-// the text the error, if the script does not load. Tests replace it.
+// checkRun runs the program once in host with rec as its tracer, and
+// files too when it is not nil (with onStart for their view of the
+// Machine), and returns its result and what it wrote on stderr. The
+// result is nil, and the text the error, if the run did not start. Tests
+// replace it.
 var checkRun = runForCheck
 
-func runForCheck(host Host, filename string, src []byte, s *Settings, rec *recorder) (*lang.Result, string) {
+func runForCheck(host Host, prog *lang.Program, s *Settings, rec *recorder, files runtime.Tracer, onStart func(*runtime.Machine)) (*lang.Result, string) {
 	var errOut bytes.Buffer
-	opts := s.Options(host, filename, io.Discard, &errOut)
+	opts := s.Options(host, prog.Files()[0], io.Discard, &errOut)
 	opts.Tracer, opts.PrintsInTrace = rec, true
-	res := lang.RunFile(filename, src, opts)
+	if files != nil {
+		opts.Tracer = runtime.MultiTracer(rec, files)
+	}
+	opts.OnStart = onStart
+	res := prog.Run(opts)
 	if res == nil || res.Run == nil {
 		return nil, errOut.String()
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -32,7 +33,9 @@ func TestCheckDeterminismExamples(t *testing.T) {
 // the exit status is reported with exit status 1; a script that does not
 // load is its error, exit 1.
 func TestCheckDeterminismReports(t *testing.T) {
-	defer func(f func(Host, string, []byte, *Settings, *recorder) (*lang.Result, string)) { checkRun = f }(checkRun)
+	defer func(f func(Host, *lang.Program, *Settings, *recorder, runtime.Tracer, func(*runtime.Machine)) (*lang.Result, string)) {
+		checkRun = f
+	}(checkRun)
 	ev := func(seq uint64, kind runtime.EventKind, g int64, reason string) runtime.Event {
 		return runtime.Event{Seq: seq, Time: int64(seq) * 1000, P: 0, M: 0, G: g, P2: -1, Kind: kind, Reason: reason}
 	}
@@ -43,7 +46,11 @@ func TestCheckDeterminismReports(t *testing.T) {
 	stderrs := []string{"", ""}
 	codes := []int{0, 0}
 	n := 0
-	checkRun = func(_ Host, _ string, _ []byte, _ *Settings, rec *recorder) (*lang.Result, string) {
+	prog, err := lang.Compile("x.star", []byte("pass\n"), lang.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkRun = func(_ Host, _ *lang.Program, _ *Settings, rec *recorder, _ runtime.Tracer, _ func(*runtime.Machine)) (*lang.Result, string) {
 		i := n % 2
 		n++
 		for _, e := range runs[i] {
@@ -54,7 +61,7 @@ func TestCheckDeterminismReports(t *testing.T) {
 	check := func(wantCode int, want ...string) {
 		t.Helper()
 		var stdout bytes.Buffer
-		code := checkDeterminism(Host{}, "x.star", nil, NewSettings(), &stdout, &bytes.Buffer{})
+		code := checkDeterminism(Host{}, prog, NewSettings(), &stdout, &bytes.Buffer{})
 		if code != wantCode {
 			t.Errorf("exit %d, want %d; stdout:\n%s", code, wantCode, stdout.String())
 		}
@@ -84,7 +91,11 @@ func TestCheckDeterminismReports(t *testing.T) {
 
 	checkRun = runForCheck
 	var stdout, stderr bytes.Buffer
-	if code := checkDeterminism(Host{}, "x.star", []byte("x = = 1\n"), NewSettings(), &stdout, &stderr); code != 1 || stderr.String() != "x.star:1:5: got '=', want primary expression\n" {
+	bad := filepath.Join(t.TempDir(), "x.star")
+	if err := os.WriteFile(bad, []byte("x = = 1\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if code := Run([]string{"--check-determinism", bad}, &stdout, &stderr); code != 1 || stderr.String() != bad+":1:5: got '=', want primary expression\n" {
 		t.Errorf("syntax error: exit %d, stderr %q", code, stderr.String())
 	}
 }

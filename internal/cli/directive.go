@@ -21,6 +21,7 @@ type directive struct {
 // a program. Flags are split at blanks; there is no quoting.
 func directives(src []byte) []directive {
 	var ds []directive
+	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")) // a byte-order mark, which the compiler drops too
 	for i, line := range bytes.Split(src, []byte("\n")) {
 		text := strings.TrimSpace(string(line))
 		if text == "" {

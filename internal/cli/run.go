@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -63,9 +62,20 @@ Two are the host's and on by default: --timeout, wall-clock time,
 defaults to 1m, and --max-memory, the memory the whole process holds (the
 Go heap and goroutine stacks), to 4GiB; the others are off unless set.
 
+An output file is never an input of the run (the script or a module it
+loads) nor another output's file, and is written to a temporary file
+renamed into place when the run ends, so that no run leaves half a file.
+With --check-determinism, the files are those of the first run.
+
+Ctrl-C (SIGINT) stops the run as a limit does: the diagnosis
+"interrupted (SIGINT)", the goroutine dump, and the trace files up to that
+point; a second Ctrl-C kills the process. A call that goes on past a limit
+or an interrupt for 500ms (one builtin call cannot be stopped halfway)
+ends the process with the diagnosis and the dump, and writes no files.
+
 Exit status: 0 when main returns (even with goroutines still alive), 2
 for a panic, a deadlock, a limit or a bad flag, 1 when the script cannot
-be read or loaded.`
+be read or loaded, 130 when SIGINT stopped the run.`
 
 // Run is `schedlab run` in a process shared with other work (Host{}.Run):
 // the golden-file harness, explore's replay check and the tests run
@@ -97,7 +107,7 @@ func (h Host) Run(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, fmt.Sprintf("want one script, got %d: %s", len(files), strings.Join(files, " ")))
 	}
 	filename := files[0]
-	src, err := os.ReadFile(filename)
+	src, err := lang.ReadScript(filename)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab run: %v\n", err)
 		return 1
@@ -175,8 +185,15 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 // runScript runs the script with settings s in host and returns the
 // exit status.
 func runScript(host Host, filename string, src []byte, s *Settings, stdout, stderr io.Writer) int {
+	// The script and its modules are compiled first: they are the inputs
+	// that no output file may overwrite (output.go).
+	prog, err := lang.Compile(filename, src, lang.Options{})
+	if err != nil {
+		io.WriteString(stderr, lang.FormatCompileError(err))
+		return lang.ExitLoad
+	}
 	if s.CheckDeterminism {
-		return checkDeterminism(host, filename, src, s, stdout, stderr)
+		return checkDeterminism(host, prog, s, stdout, stderr)
 	}
 	opts := s.Options(host, filename, stdout, stderr)
 
@@ -184,32 +201,21 @@ func runScript(host Host, filename string, src []byte, s *Settings, stdout, stde
 	// files come first, so that one that cannot be created stops the run
 	// before anything is written.
 	h := s.Header()
-	var sinks []sink
-	var goTrace *exectrace.Writer
-	for _, out := range []struct {
-		flag, file string
-		open       func(io.Writer, trace.Header) closer
-	}{
-		{"chrome-trace", s.ChromeTrace, func(w io.Writer, h trace.Header) closer { return trace.NewChrome(w, h) }},
-		{"timeline", s.Timeline, func(w io.Writer, h trace.Header) closer { return trace.NewTimeline(w, h) }},
-		{"go-trace", s.GoTrace, func(w io.Writer, h trace.Header) closer {
-			goTrace = exectrace.New(w, exectrace.Options{Procs: s.Procs, GenerationEvents: goTraceGenerationEvents})
-			return goTrace
-		}},
-	} {
-		if out.file == "" {
-			continue
+	outs, sinks, goTrace, err := s.openOutputs(prog, h)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab run: %v\n", err)
+		return 1
+	}
+	if exit := opts.OnOverrun; exit != nil {
+		// The command's own process: a call that outlasts a limit ends
+		// it, and SIGINT stops the run as a limit does.
+		opts.OnOverrun = func(le *runtime.LimitError, report []byte) {
+			outs.Abort() // a trace cut in the middle of a call is no trace
+			exit(le, report)
 		}
-		f, err := os.Create(out.file)
-		if err != nil {
-			fmt.Fprintf(stderr, "schedlab run: -%s: %v\n", out.flag, err)
-			for _, w := range sinks {
-				w.(fileSink).f.Close()
-				os.Remove(w.(fileSink).f.Name())
-			}
-			return 1
-		}
-		sinks = append(sinks, fileSink{out.open(f, h), f})
+		cancel, stop := CatchInterrupt()
+		defer stop()
+		opts.Cancel = cancel
 	}
 	if s.Trace {
 		var w sink
@@ -261,16 +267,69 @@ func runScript(host Host, filename string, src []byte, s *Settings, stdout, stde
 		tracers[i] = w
 	}
 	opts.Tracer = runtime.MultiTracer(tracers...)
-	code := 1
-	if res := lang.RunFile(filename, src, opts); res != nil {
-		code = res.ExitCode
+	res := prog.Run(opts)
+	code := res.ExitCode
+	if lang.IsInterrupt(res) {
+		code = ExitInterrupted
 	}
+	return finishOutputs(outs, sinks, code, stderr)
+}
+
+// openOutputs checks the output files of s against the inputs of prog and
+// each other, and opens them (output.go), each with its trace writer; the
+// Go execution trace's writer is also returned, for its stacks. On an
+// error nothing is left behind.
+func (s *Settings) openOutputs(prog *lang.Program, h trace.Header) (*Outputs, []sink, *exectrace.Writer, error) {
+	outs := &Outputs{}
+	for i, f := range prog.Files() {
+		what := "the script"
+		if i > 0 {
+			what = "a module the script loads"
+		}
+		outs.Input(f, what)
+	}
+	var sinks []sink
+	var goTrace *exectrace.Writer
+	for _, out := range []struct {
+		flag, file string
+		open       func(io.Writer, trace.Header) closer
+	}{
+		{"-chrome-trace", s.ChromeTrace, func(w io.Writer, h trace.Header) closer { return trace.NewChrome(w, h) }},
+		{"-timeline", s.Timeline, func(w io.Writer, h trace.Header) closer { return trace.NewTimeline(w, h) }},
+		{"-go-trace", s.GoTrace, func(w io.Writer, h trace.Header) closer {
+			goTrace = exectrace.New(w, exectrace.Options{Procs: s.Procs, GenerationEvents: goTraceGenerationEvents})
+			return goTrace
+		}},
+	} {
+		if out.file == "" {
+			continue
+		}
+		f, err := outs.Open(out.flag, out.file)
+		if err != nil {
+			outs.Abort()
+			return nil, nil, nil, err
+		}
+		sinks = append(sinks, fileSink{out.open(f, h), f})
+	}
+	return outs, sinks, goTrace, nil
+}
+
+// finishOutputs finishes every trace writer of a run that ended with exit
+// status code and renames the files into place; a writer that failed
+// makes the status 1 if it was 0, and leaves its file as it was.
+func finishOutputs(outs *Outputs, sinks []sink, code int, stderr io.Writer) int {
 	for _, w := range sinks {
 		if err := w.finish(); err != nil {
 			fmt.Fprintf(stderr, "schedlab run: writing the trace: %v\n", err)
 			if code == 0 {
 				code = 1
 			}
+		}
+	}
+	if err := outs.Commit(); err != nil {
+		fmt.Fprintf(stderr, "schedlab run: writing the trace: %v\n", err)
+		if code == 0 {
+			code = 1
 		}
 	}
 	return code
@@ -303,18 +362,17 @@ type closer interface {
 	Close() error
 }
 
-// fileSink is a closer writing to a file of its own.
+// fileSink is a closer writing to an output file of its own.
 type fileSink struct {
 	closer
-	f *os.File
+	f *Output
 }
 
+// finish ends the trace; the file is committed (or dropped) with the
+// other outputs of the run. A file whose trace failed is dropped.
 func (s fileSink) finish() error {
-	err := s.Close()
-	if cerr := s.f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := s.Close(); err != nil {
+		s.f.Abort()
 		return fmt.Errorf("%s: %v", s.f.Name(), err)
 	}
 	return nil

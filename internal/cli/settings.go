@@ -41,11 +41,14 @@ type Host struct {
 	// OwnsProcess says that the runs have the process to themselves, as
 	// in the schedlab command, which does one run or one REPL session
 	// per process. Then --max-memory also sets the Go runtime's soft
-	// memory limit, and a run in which one builtin call goes on
-	// allocating past the limit (half as much again after the run was
-	// stopped, which it cannot be in the middle of a call) ends the
-	// process with the limit's message and exit status 2, rather than
-	// let the Go runtime die of it with its own trace. A program that
+	// memory limit; a run in which one builtin call goes on allocating
+	// past the limit (half as much again after the run was stopped,
+	// which it cannot be in the middle of a call), or that is still in
+	// one call lang.StopGrace after --timeout or SIGINT, ends the process
+	// with the run's report (the diagnosis, the goroutine dump, the
+	// call) and exit status 2 (130 for SIGINT), rather than let the Go
+	// runtime die of it with its own trace or the timeout not hold; and
+	// `schedlab run` and `explore` catch SIGINT. A program that
 	// runs scripts in its own process (the tests, explore's sweep and
 	// replay check) leaves it off, and such a run ends at the limit when
 	// the call returns.
@@ -376,23 +379,33 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		// The garbage collector's soft limit: collect harder near the
 		// limit rather than count garbage against it.
 		debug.SetMemoryLimit(int64(min(s.MaxMemory, math.MaxInt64)))
-		opts.OnMemoryOverrun = func(le *runtime.LimitError) {
-			// The process's own stderr: the run's may be a buffer.
-			io.WriteString(os.Stderr, overrunReport(filename, le))
+		if filename == "" {
+			opts.OnMemoryOverrun = func(le *runtime.LimitError) {
+				// The process's own stderr: the run's may be a buffer.
+				io.WriteString(os.Stderr, overrunReport(le))
+				os.Exit(lang.ExitFailed)
+			}
+		}
+	}
+	if h.OwnsProcess && filename != "" {
+		// A run stopped by a limit or SIGINT in the middle of one call
+		// ends the process with the run's report (lang/overrun.go).
+		opts.OnOverrun = func(le *runtime.LimitError, report []byte) {
+			os.Stderr.Write(report) // the process's own: the run's may be a buffer
+			if le.What == "interrupt" {
+				os.Exit(ExitInterrupted)
+			}
 			os.Exit(lang.ExitFailed)
 		}
 	}
 	return opts
 }
 
-// overrunReport is what a process that ends at a memory overrun prints:
-// the limit and why the process ends.
-func overrunReport(filename string, le *runtime.LimitError) string {
+// overrunReport is what a REPL session that ends at a memory overrun
+// prints: the limit and why the session ends.
+func overrunReport(le *runtime.LimitError) string {
 	const why = "one builtin call went on allocating, and a call cannot be stopped halfway"
-	if filename == "" {
-		return fmt.Sprintf("\nschedlab repl: %s\n\nschedlab repl: %s: the session ends\n", le.Msg, why)
-	}
-	return fmt.Sprintf("schedlab: %s: %s\n\nschedlab: %s: the process exits\n", filename, le.Msg, why)
+	return fmt.Sprintf("\nschedlab repl: %s\n\nschedlab repl: %s: the session ends\n", le.Msg, why)
 }
 
 // OnOff writes a switch as its flags take it: "on" or "off". It is the

@@ -26,8 +26,18 @@ package explore
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+)
+
+// Bounds of a sweep. MaxRuns keeps the per-run bookkeeping of one process
+// (4 bytes a run) under half a gigabyte; a sweep at 10,000 runs a second
+// on one core takes three hours. MaxProcs is the real runtime's cap on
+// GOMAXPROCS (runtime2.go: _MaxGomaxprocs).
+const (
+	MaxRuns  = 100_000_000
+	MaxProcs = 1024
 )
 
 // A Plan is a sweep: which runs exist and which of them this process does.
@@ -60,7 +70,33 @@ func ParseShard(v string) (Shard, error) {
 	if n < 1 || k < 0 || k >= n {
 		return Shard{}, fmt.Errorf("want 0 ≤ k < n, got %d/%d", k, n)
 	}
+	if n > MaxRuns {
+		return Shard{}, fmt.Errorf("want n ≤ %d shards, got %d", MaxRuns, n)
+	}
 	return Shard{Index: k, Count: n}, nil
+}
+
+// Check reports what is out of range in the plan, naming the flag that
+// sets it: the runs, a seed range that would wrap past the largest seed,
+// the shard, the proc counts. A plan that passes has no run whose seed,
+// index or shard bounds overflow.
+func (p *Plan) Check() error {
+	if p.Runs < 1 || p.Runs > MaxRuns {
+		return fmt.Errorf("--runs %d: out of range, want 1 to %d", p.Runs, MaxRuns)
+	}
+	if last := uint64(p.Runs - 1); p.SeedStart > math.MaxUint64-last {
+		return fmt.Errorf("--seed-start %d with --runs %d: the last run's seed would pass %d, the largest seed; want --seed-start at most %d",
+			p.SeedStart, p.Runs, uint64(math.MaxUint64), uint64(math.MaxUint64)-last)
+	}
+	if n := p.Shard.count(); n > MaxRuns || p.Shard.Index < 0 || p.Shard.Index >= n {
+		return fmt.Errorf("--shard %d/%d: want 0 ≤ k < n ≤ %d", p.Shard.Index, p.Shard.Count, MaxRuns)
+	}
+	for _, n := range p.Procs {
+		if n < 1 || n > MaxProcs {
+			return fmt.Errorf("--procs %d: out of range, want 1 to %d", n, MaxProcs)
+		}
+	}
+	return nil
 }
 
 // A Run is one run of a sweep.
@@ -84,9 +120,11 @@ func (p *Plan) Range() (lo, hi int) {
 	return shardRange(p.Runs, p.Shard)
 }
 
+// shardRange computes in 64 bits: with runs and n at most MaxRuns (Check),
+// k*runs cannot overflow.
 func shardRange(runs int, s Shard) (lo, hi int) {
-	n := s.count()
-	return s.Index * runs / n, (s.Index + 1) * runs / n
+	n := int64(s.count())
+	return int(int64(s.Index) * int64(runs) / n), int((int64(s.Index) + 1) * int64(runs) / n)
 }
 
 // ParseProcs reads --procs's comma-separated list of proc counts, such as

@@ -41,6 +41,9 @@ type Report struct {
 	Shards     []int `json:"shards"`      // the shards this report covers, in order
 	Done       int   `json:"done"`        // runs tallied
 	Stopped    bool  `json:"stopped"`     // --fail-fast ended a shard early
+	// Interrupted: SIGINT ended a shard early; Done counts the runs
+	// before the first that was not started.
+	Interrupted bool `json:"interrupted,omitempty"`
 
 	Classes []ReportClass `json:"classes"`
 }
@@ -80,10 +83,12 @@ func NewReport(p *Plan, t *Tally, script string, src []byte, perturb string, run
 		ShardCount: p.Shard.count(),
 		Shards:     []int{p.Shard.Index},
 		Done:       t.Done,
-		Stopped:    t.Stopped,
+		Stopped:    t.Stopped && !t.Interrupted,
 		Classes:    []ReportClass{},
 		Group:      t.Policy.group(),
 		Accept:     slices.Clone(t.Policy.Accept),
+
+		Interrupted: t.Interrupted,
 	}
 	if r.Accept == nil {
 		r.Accept = []Outcome{}
@@ -183,7 +188,47 @@ func ReadJSON(data []byte) (*Report, error) {
 	if r.Version != FormatVersion {
 		return nil, fmt.Errorf("report version %d, want %d", r.Version, FormatVersion)
 	}
+	if err := r.check(); err != nil {
+		return nil, fmt.Errorf("not a report schedlab explore writes: %v", err)
+	}
 	return &r, nil
+}
+
+// check reports what is out of range in a report read from a file: the
+// sweep's plan, its shards, and the counts and first runs of its classes.
+func (r *Report) check() error {
+	if r.ShardCount < 1 {
+		return fmt.Errorf("shard_count %d, want at least 1", r.ShardCount)
+	}
+	plan := Plan{Runs: r.Runs, SeedStart: r.SeedStart, Procs: r.Procs, Shard: Shard{Count: r.ShardCount}}
+	if err := plan.Check(); err != nil {
+		return err
+	}
+	if len(r.Procs) == 0 {
+		return fmt.Errorf("no procs")
+	}
+	if len(r.Shards) == 0 {
+		return fmt.Errorf("no shards")
+	}
+	for _, s := range r.Shards {
+		if s < 0 || s >= r.ShardCount {
+			return fmt.Errorf("shard %d of %d", s, r.ShardCount)
+		}
+	}
+	if r.Done < 0 || r.Done > r.Runs {
+		return fmt.Errorf("done %d of %d runs", r.Done, r.Runs)
+	}
+	total := 0
+	for _, c := range r.Classes {
+		if c.Count < 1 || c.Count > r.Runs || c.FirstRun < 0 || c.FirstRun >= r.Runs {
+			return fmt.Errorf("class %s %q: %d runs, first run %d, of %d runs", c.Outcome, c.Message, c.Count, c.FirstRun, r.Runs)
+		}
+		total += c.Count
+	}
+	if total > r.Runs {
+		return fmt.Errorf("the classes hold %d runs, more than the sweep's %d", total, r.Runs)
+	}
+	return nil
 }
 
 // Complete reports whether the report covers every shard of its sweep.
@@ -202,7 +247,7 @@ func Merge(reports []*Report) (*Report, error) {
 	}
 	m := *reports[0]
 	m.Shards = nil
-	m.Done, m.Stopped = 0, false
+	m.Done, m.Stopped, m.Interrupted = 0, false, false
 	type entry struct {
 		c   ReportClass
 		pos int // order of first appearance, for a stable result
@@ -223,6 +268,7 @@ func Merge(reports []*Report) (*Report, error) {
 		}
 		m.Done += r.Done
 		m.Stopped = m.Stopped || r.Stopped
+		m.Interrupted = m.Interrupted || r.Interrupted
 		for _, c := range r.Classes {
 			k := policy.Key(Key{c.Outcome, c.Message, c.Output})
 			e, ok := classes[k]
@@ -377,6 +423,9 @@ func (r *Report) writeSummary(w io.Writer) {
 	parts := make([]string, len(order))
 	for i, o := range order {
 		parts[i] = fmt.Sprintf("%s %d", o, by[o])
+	}
+	if r.Interrupted {
+		fmt.Fprintf(w, "; interrupted (SIGINT) after %d of %d runs", r.Done, r.Runs)
 	}
 	fmt.Fprintf(w, "; by outcome: %s\n", strings.Join(parts, ", "))
 }

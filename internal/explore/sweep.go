@@ -17,15 +17,23 @@ type SweepOptions struct {
 	// Progress, if not nil, is called after each run, from the job that
 	// did it, with the number of runs done so far.
 	Progress func(done int)
+
+	// Stop, if not nil, ends the sweep early once it is closed (the
+	// command's SIGINT): no run starts after it, the runs under way
+	// finish, and the tally is of the runs before the first that did not
+	// start, with Interrupted set.
+	Stop <-chan struct{}
 }
 
 // A Tally is what a sweep found: its classes, with their counts and first
 // runs.
 type Tally struct {
-	Done    int     // runs tallied: the whole shard, or up to the first failure with FailFast
-	Stopped bool    // FailFast ended the sweep before the end of the shard
-	Classes []Class // in report order (see sortClasses)
-	Policy  Policy  // how the runs were classed and judged
+	Done    int  // runs tallied: the whole shard, or up to the first failure with FailFast
+	Stopped bool // FailFast or Stop ended the sweep before the end of the shard
+	// Interrupted: Stop ended the sweep.
+	Interrupted bool
+	Classes     []Class // in report order (see sortClasses)
+	Policy      Policy  // how the runs were classed and judged
 }
 
 // A Class is the runs of a sweep that ended alike.
@@ -51,13 +59,14 @@ func Sweep(p *Plan, newJob func() func(Run) Result, opt SweepOptions) *Tally {
 	jobs := min(max(opt.Jobs, 1), max(hi-lo, 1))
 
 	var (
-		next  atomic.Int64 // the next run index to take
-		stop  atomic.Int64 // runs at this index and beyond are not needed
-		done  atomic.Int64
-		mu    sync.Mutex // guards ids and classes
-		ids   = map[Key]int32{}
-		cls   []Class
-		runOf = make([]int32, hi-lo) // class id of each run of the shard
+		next       atomic.Int64 // the next run index to take
+		stop       atomic.Int64 // runs at this index and beyond are not needed
+		done       atomic.Int64
+		wasStopped atomic.Bool // Stop was seen
+		mu         sync.Mutex  // guards ids and classes
+		ids        = map[Key]int32{}
+		cls        []Class
+		runOf      = make([]int32, hi-lo) // class id of each run of the shard
 	)
 	next.Store(int64(lo))
 	stop.Store(int64(hi))
@@ -67,6 +76,14 @@ func Sweep(p *Plan, newJob func() func(Run) Result, opt SweepOptions) *Tally {
 		do := newJob()
 		wg.Go(func() {
 			for {
+				if interrupted(opt.Stop) {
+					// Every run below next was taken, and will be
+					// waited for: the tally stays a prefix.
+					wasStopped.Store(true)
+					for s, n := stop.Load(), next.Load(); n < s && !stop.CompareAndSwap(s, n); s, n = stop.Load(), next.Load() {
+					}
+					return
+				}
 				i := next.Add(1) - 1
 				if i >= stop.Load() {
 					return
@@ -101,7 +118,7 @@ func Sweep(p *Plan, newJob func() func(Run) Result, opt SweepOptions) *Tally {
 	wg.Wait()
 
 	n := int(stop.Load()) - lo
-	t := &Tally{Done: n, Stopped: n < hi-lo, Policy: opt.Policy}
+	t := &Tally{Done: n, Stopped: n < hi-lo, Interrupted: wasStopped.Load() && n < hi-lo, Policy: opt.Policy}
 	for _, id := range runOf[:n] {
 		cls[id].Count++
 	}
@@ -112,6 +129,16 @@ func Sweep(p *Plan, newJob func() func(Run) Result, opt SweepOptions) *Tally {
 	}
 	sortClasses(t.Classes, opt.Policy)
 	return t
+}
+
+// interrupted reports whether stop is closed.
+func interrupted(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // sortClasses puts classes in report order: failures first, then the

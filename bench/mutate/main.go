@@ -1,0 +1,254 @@
+// Command mutate is the mutation pass over the scheduling rules of
+// docs/runtime.md: it breaks each rule of proc.go, chan.go, select.go,
+// sema.go and time.go on purpose, one at a time, runs the tests of the
+// packages that should notice, and reports which mutants the tests kill
+// and which survive. A surviving mutant is a rule no test holds.
+//
+// Usage, from the module root, on an idle machine:
+//
+//	go run ./bench/mutate             # every mutant
+//	go run ./bench/mutate -run steal  # the mutants whose name matches
+//	go run ./bench/mutate -list       # the mutants, without running them
+//
+// Each mutant replaces one piece of source text that must occur exactly
+// once in its file; a mutant whose text is no longer there (the engine
+// changed) is reported as "stale", not counted, and is to be rewritten.
+// The file is restored after each run, also when the pass is interrupted
+// (SIGINT) or a test hangs (each run has a timeout). The score is killed
+// / (killed + survived). docs/reliability.md has the last figures.
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// A mutant breaks one rule.
+type mutant struct {
+	name string // short, for -run
+	rule string // the rule of docs/runtime.md it breaks
+	file string // relative to the module root
+	old  string // text to replace; must occur once
+	new  string
+	pkgs []string // packages whose tests should notice; default defaultPkgs
+}
+
+// defaultPkgs are the tests run for each mutant: the engine's own, and the
+// golden traces of the examples.
+var defaultPkgs = []string{"./runtime/", "./golden/"}
+
+var mutants = []mutant{
+	{"runnext-off", "a readied G goes into runnext", "runtime/proc.go",
+		"func (m *Machine) runqput(pp *P, gp *G, next bool) {\n\tif next {",
+		"func (m *Machine) runqput(pp *P, gp *G, next bool) {\n\tif false && next {", nil},
+	{"runnext-kick-dropped-order", "the old runnext is kicked to the ring's tail", "runtime/proc.go",
+		"\t\tpp.runnext = gp\n\t\tif old == nil {\n\t\t\treturn\n\t\t}\n\t\tgp = old",
+		"\t\tif old == nil {\n\t\t\tpp.runnext = gp\n\t\t\treturn\n\t\t}", nil},
+	{"runqputslow-kicked-to-head", "a full ring moves half plus the kicked G to the global queue, in order", "runtime/proc.go",
+		"\tpp.runqhead += n\n\tm.globrunqput(gp)",
+		"\tpp.runqhead += n\n\tm.globrunqputhead(gp)", nil},
+	{"runnext-no-inherit", "a G taken from runnext inherits the time slice", "runtime/proc.go",
+		"\t\tpp.runnext = nil\n\t\treturn next, true",
+		"\t\tpp.runnext = nil\n\t\treturn next, false", nil},
+	{"global-every-62", "every 61st schedtick the global queue is checked first", "runtime/proc.go",
+		"pp.schedtick%61 == 0", "pp.schedtick%62 == 0", nil},
+	{"global-batch-unfair", "global batch: min(n, len/gomaxprocs+1)", "runtime/proc.go",
+		"n = min(n, m.runq.size, m.runq.size/m.gomaxprocs+1)", "n = min(n, m.runq.size)", nil},
+	{"gosched-local", "gosched puts the caller on the global queue", "runtime/proc.go",
+		"\tm.dropg(gp)\n\tm.globrunqput(gp)\n\tif preempted {",
+		"\tm.dropg(gp)\n\tm.runqput(pp, gp, false)\n\tif preempted {", nil},
+	{"steal-runnext-every-round", "runnext is stolen only in the last round", "runtime/proc.go",
+		"stealTimersOrRunNextG := i == stealTries-1", "stealTimersOrRunNextG := true", nil},
+	{"steal-one-round", "stealing: 4 rounds", "runtime/machine.go",
+		"stealTries       = 4 ", "stealTries       = 1 ", nil},
+	{"steal-half-rounded-down", "stealing takes half the ring, rounded up", "runtime/proc.go",
+		"\tn -= n / 2\n", "\tn /= 2\n", nil},
+	{"steal-run-first", "stealing runs the last stolen G", "runtime/proc.go",
+		"\tgp := batch[len(batch)-1]\n\tfor _, g1 := range batch[:len(batch)-1] {",
+		"\tgp := batch[0]\n\tfor _, g1 := range batch[1:] {", nil},
+	{"steal-order-fixed", "stealing visits the Ps in a seeded random order", "runtime/proc.go",
+		"m.stealOrd.start(m.cheaprandn(1 << 31))", "m.stealOrd.start(0)", nil},
+	{"runnext-always-stealable", "runnext is not stolen from a P about to run it", "runtime/proc.go",
+		"\treturn !(p2.status == Prunning && p2.m != nil && p2.m.curg == nil)", "\treturn true", nil},
+	{"wakep-many-spinning", "wakep starts a spinning M only with no spinning M", "runtime/proc.go",
+		"\tif m.nmspinning != 0 || len(m.pidle) == 0 {", "\tif len(m.pidle) == 0 {", nil},
+	{"spinning-unbounded", "at most half the busy Ps' worth of Ms spin", "runtime/proc.go",
+		"if mp.spinning || 2*m.nmspinning < m.gomaxprocs-int32(len(m.pidle)) {",
+		"if mp.spinning || m.nmspinning < m.gomaxprocs {", nil},
+	{"no-last-look", "a spinning M takes a last look at the queues before it parks", "runtime/proc.go",
+		"\t\tif !m.runq.empty() || m.anyRunq() {", "\t\tif false {", nil},
+	{"mget-fifo", "idle Ms are reused LIFO", "runtime/proc.go",
+		"\tmp := m.midle[n-1]\n\tm.midle = m.midle[:n-1]",
+		"\tmp := m.midle[0]\n\tm.midle = m.midle[1:]", nil},
+	{"retake-syscall-never", "sysmon retakes a P in a syscall", "runtime/proc.go",
+		"\t\t\tif runqempty(pp) && m.nmspinning+int32(len(m.pidle)) > 0 && pd.syscallwhen+syscallRetakeNS > now {",
+		"\t\t\tif true {", nil},
+	{"retake-syscall-always", "sysmon leaves a P in a short syscall with no work alone", "runtime/proc.go",
+		"\t\t\tif runqempty(pp) && m.nmspinning+int32(len(m.pidle)) > 0 && pd.syscallwhen+syscallRetakeNS > now {",
+		"\t\t\tif false {", nil},
+	{"exitsyscall-no-fast-path", "exitsyscall keeps its old P if not retaken", "runtime/proc.go",
+		"\tif oldp != nil && oldp.status == Psyscall && oldp.m == nil {", "\tif false {", nil},
+	{"sysmon-no-backoff", "sysmon doubles its sleep after 50 idle cycles", "runtime/proc.go",
+		"\t\td *= 2\n", "\t\td *= 1\n", nil},
+	{"preempt-20ms", "a G is preempted after 10ms", "runtime/machine.go",
+		"forcePreemptNS   = 10 * 1000 * 1000", "forcePreemptNS   = 20 * 1000 * 1000", nil},
+	{"preempted-local", "a preempted G goes to the global queue", "runtime/proc.go",
+		"\tm.dropg(gp)\n\tm.globrunqput(gp)\n\tif preempted {",
+		"\tm.dropg(gp)\n\tif preempted {\n\t\tm.runqput(pp, gp, false)\n\t} else {\n\t\tm.globrunqput(gp)\n\t}\n\tif preempted {", nil},
+	{"gfree-no-reuse", "dead Gs are reused", "runtime/proc.go",
+		"\tgp := m.gfget(pp)\n\tif gp == nil {", "\tvar gp *G\n\tif gp == nil {", nil},
+	{"goid-batch-1", "goids come from per-P caches of 16", "runtime/machine.go",
+		"goidCacheBatch   = 16 ", "goidCacheBatch   = 1 ", nil},
+	{"chan-ready-not-runnext", "a channel hand-off readies the receiver into runnext", "runtime/chan.go",
+		"\tg.m.ready(gp, g.mp.p, g, true)", "\tg.m.ready(gp, g.mp.p, g, false)", nil},
+	{"chan-recv-sender-value-lost-order", "a receive from a full buffer moves the sender's value to the tail", "runtime/chan.go",
+		"\t\tv = c.buf[c.recvx]\n\t\tc.buf[c.recvx] = sg.elem",
+		"\t\tv = sg.elem", nil},
+	{"close-wake-fifo", "close wakes the waiters from a stack (gList)", "runtime/chan.go",
+		"\tfor !glist.empty() {\n\t\tg.goready(glist.pop())\n\t}",
+		"\tvar order []*G\n\tfor !glist.empty() {\n\t\torder = append(order, glist.pop())\n\t}\n\tfor i := len(order) - 1; i >= 0; i-- {\n\t\tg.goready(order[i])\n\t}", nil},
+	{"close-senders-first", "close wakes receivers, then senders", "runtime/chan.go",
+		"\t\tsg := c.recvq.dequeue()\n\t\tif sg == nil {\n\t\t\tbreak\n\t\t}\n\t\tsg.elem = nil\n\t\tsg.success = false\n\t\tsg.g.param = sg\n\t\tglist.push(sg.g)\n\t}\n\tfor {\n\t\tsg := c.sendq.dequeue()",
+		"\t\tsg := c.sendq.dequeue()\n\t\tif sg == nil {\n\t\t\tbreak\n\t\t}\n\t\tsg.elem = nil\n\t\tsg.success = false\n\t\tsg.g.param = sg\n\t\tglist.push(sg.g)\n\t}\n\tfor {\n\t\tsg := c.recvq.dequeue()", nil},
+	{"select-fixed-order", "select polls its cases in a random order", "runtime/select.go",
+		"\t\tj := int(m.cheaprandn(uint32(len(pollorder) + 1)))", "\t\tj := len(pollorder)", nil},
+	{"timers-latest-first", "timers run in deadline order", "runtime/time.go",
+		"\tif h[i].when != h[j].when {\n\t\treturn h[i].when < h[j].when", "\tif h[i].when != h[j].when {\n\t\treturn h[i].when > h[j].when", nil},
+	{"sleep-ready-not-runnext", "a sleep readies its G into runnext", "runtime/time.go",
+		"\t\tm.ready(t.gp, pp, nil, true)", "\t\tm.ready(t.gp, pp, nil, false)", nil},
+	{"mutex-lifo", "mutex waiters are FIFO", "runtime/sema.go",
+		"\t\tlifo := waitStart >= 0\n", "\t\tlifo := true\n", nil},
+	{"mutex-no-starvation", "starvation mode after 1ms hands the mutex off", "runtime/sema.go",
+		"\t\tif m.now-waitStart > starvationThresholdNs {\n\t\t\tmu.starving = true", "\t\tif false {\n\t\t\tmu.starving = true", nil},
+	{"waitgroup-one-waiter", "the Add that reaches zero readies every waiter", "runtime/sema.go",
+		"\t\tg.goready(gp)\n\t}\n}", "\t\tg.goready(gp)\n\t\treturn nil\n\t}\n}", nil},
+	{"procresize-tail", "destroyed Ps give their queues to the global head", "runtime/proc.go",
+		"\t\t\tpp.runq[pp.runqtail%runqSize] = nil\n\t\t\tm.globrunqputhead(gp)",
+		"\t\t\tpp.runq[pp.runqtail%runqSize] = nil\n\t\t\tm.globrunqput(gp)", nil},
+}
+
+func main() {
+	runRE := flag.String("run", "", "only the mutants whose name matches this `regexp`")
+	list := flag.Bool("list", false, "list the mutants and exit")
+	timeout := flag.Duration("timeout", 10*time.Minute, "stop one mutant's tests after `D` (counted as killed: the tests hung)")
+	flag.Parse()
+	re := regexp.MustCompile(*runRE)
+
+	// A SIGINT stops the pass between two mutants, after the file is
+	// restored; the context ends a test run in progress.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	var killed, survived, stale []string
+	for _, mu := range mutants {
+		if !re.MatchString(mu.name) {
+			continue
+		}
+		if *list {
+			fmt.Printf("%-36s %-18s %s\n", mu.name, mu.file, mu.rule)
+			continue
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		res, out := try(ctx, mu, *timeout)
+		fmt.Printf("%-9s %-36s %s\n", res, mu.name, mu.rule)
+		switch res {
+		case "killed", "hung":
+			killed = append(killed, mu.name)
+		case "SURVIVED":
+			survived = append(survived, mu.name)
+			fmt.Printf("%s\n", indent(out))
+		default:
+			stale = append(stale, mu.name)
+			fmt.Printf("%s\n", indent(out))
+		}
+	}
+	if *list {
+		return
+	}
+	n := len(killed) + len(survived)
+	if n == 0 {
+		fmt.Println("no mutant ran")
+		return
+	}
+	fmt.Printf("\nmutation score: %d of %d mutants killed (%.0f%%)", len(killed), n, 100*float64(len(killed))/float64(n))
+	if len(stale) > 0 {
+		fmt.Printf("; %d stale: %s", len(stale), strings.Join(stale, " "))
+	}
+	fmt.Println()
+	if len(survived) > 0 {
+		fmt.Printf("survived: %s\n", strings.Join(survived, " "))
+		os.Exit(1)
+	}
+}
+
+// try applies mu, runs its tests and restores the file. It returns
+// "killed", "hung" (the tests ran past the timeout), "SURVIVED", or
+// "stale"/"error" with a reason.
+func try(ctx context.Context, mu mutant, timeout time.Duration) (string, string) {
+	orig, err := os.ReadFile(mu.file)
+	if err != nil {
+		return "error", err.Error()
+	}
+	if n := bytes.Count(orig, []byte(mu.old)); n != 1 {
+		return "stale", fmt.Sprintf("%s: the text to mutate occurs %d times, want 1", mu.file, n)
+	}
+	mutated := bytes.Replace(orig, []byte(mu.old), []byte(mu.new), 1)
+	if err := os.WriteFile(mu.file, mutated, 0o666); err != nil {
+		return "error", err.Error()
+	}
+	defer func() {
+		if err := os.WriteFile(mu.file, orig, 0o666); err != nil {
+			fmt.Fprintf(os.Stderr, "mutate: RESTORE %s BY HAND: %v\n", mu.file, err)
+			os.Exit(2)
+		}
+	}()
+	pkgs := mu.pkgs
+	if pkgs == nil {
+		pkgs = defaultPkgs
+	}
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	args := append([]string{"test", "-short", "-count=1", "-failfast"}, pkgs...)
+	cmd := exec.CommandContext(tctx, "go", args...)
+	out, err := cmd.CombinedOutput()
+	switch {
+	case tctx.Err() == context.DeadlineExceeded:
+		return "hung", ""
+	case ctx.Err() != nil:
+		return "error", "interrupted"
+	case err == nil:
+		return "SURVIVED", ""
+	case bytes.Contains(out, []byte("[build failed]")) || bytes.Contains(out, []byte("[setup failed]")):
+		return "error", "the mutant does not compile:\n" + string(out)
+	}
+	return "killed", failingTests(out)
+}
+
+// failingTests returns the names of the tests that failed in go test's
+// output.
+func failingTests(out []byte) string {
+	var names []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] == "---" && f[1] == "FAIL:" {
+			names = append(names, f[2])
+		}
+	}
+	return strings.Join(names, " ")
+}
+
+func indent(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}
