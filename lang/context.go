@@ -113,7 +113,8 @@ func withCancel(r *run, thread *starlark.Thread, b *starlark.Builtin, args starl
 }
 
 // with_timeout(parent, d) → (ctx, cancel): context.WithTimeout, which is
-// WithDeadline(parent, now+d).
+// WithDeadline(parent, now+d), the sum saturated at the end of the virtual
+// clock as time.Time.Add never wraps (runtime.AddTime).
 func withTimeout(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var parent *Context
 	var d duration
@@ -124,7 +125,7 @@ func withTimeout(r *run, thread *starlark.Thread, b *starlark.Builtin, args star
 	if err != nil {
 		return nil, err
 	}
-	return withDeadlineAt(gr, parent, gr.g.Now()+int64(d))
+	return withDeadlineAt(gr, parent, runtime.AddTime(gr.g.Now(), int64(d)))
 }
 
 // with_deadline(parent, t) → (ctx, cancel): context.WithDeadline, t in
@@ -180,8 +181,7 @@ func withDeadlineAt(gr *goroutine, parent *Context, d int64) (starlark.Value, er
 		return nil, err
 	}
 	c.deadline, c.hasDL = d, true
-	dur := d - gr.g.Now()
-	if dur <= 0 {
+	if d <= gr.g.Now() { // compared, not subtracted: d - now may wrap
 		// The deadline has already passed.
 		if err := c.cancel(gr, true, errDeadlineExceeded); err != nil {
 			return nil, err
@@ -201,7 +201,7 @@ func withDeadlineAt(gr *goroutine, parent *Context, d int64) (starlark.Value, er
 			}
 			return f, child.name, child.bind
 		}
-		c.timer = gr.g.AfterFunc(dur, starlark.Tuple{fire}, start)
+		c.timer = gr.g.AfterFunc(d-gr.g.Now(), starlark.Tuple{fire}, start)
 	}
 	return starlark.Tuple{c, c.cancelFunc()}, nil
 }

@@ -154,7 +154,11 @@ func (d *Dist) Sample(rng *rand.Rand) int64 {
 		return d.Quantiles[NumQuantiles-1]
 	}
 	lo, hi := d.Quantiles[i], d.Quantiles[i+1]
-	return lo + int64((u-float64(i))*float64(hi-lo))
+	// float64(hi-lo) may round up past the int64 range: keep to hi.
+	if x := (u - float64(i)) * float64(hi-lo); x < float64(hi-lo) {
+		return min(lo+int64(x), hi)
+	}
+	return hi
 }
 
 // IsZero reports whether every quantile is 0.

@@ -160,7 +160,7 @@ func (g *G) Work(d int64) {
 		// Resumed either when the work was done (workLeft is 0) or,
 		// after a preemption, to do what is left.
 	}
-	g.runtime += d
+	g.runtime = addWhen(g.runtime, d)
 }
 
 // Preempt is a safe point for a goroutine that has run its time slice

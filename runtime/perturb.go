@@ -89,7 +89,7 @@ func (m *Machine) jitter(d int64) int64 {
 // wakeupLatency is the delay from startm to the M running schedule: the
 // wakeup cost, plus the jitter of the perturbation.
 func (m *Machine) wakeupLatency() int64 {
-	return m.costOf(CostWakeup) + m.wakeupJitter()
+	return addWhen(m.costOf(CostWakeup), m.wakeupJitter())
 }
 
 // wakeupJitter is the perturbation's extra latency of a thread wake-up.

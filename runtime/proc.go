@@ -118,12 +118,12 @@ func (m *Machine) startm(pp *P, spinning bool) *M {
 	mp, made := m.startmNoWait(pp, spinning)
 	d := m.wakeupLatency()
 	if made {
-		d += m.costOf(CostNewm)
+		d = addWhen(d, m.costOf(CostNewm)) // a profile's costs may be any int64 (clockend.go)
 		m.sstats.NewMs++
 	} else {
 		m.sstats.Unparks++
 	}
-	m.sstats.WakeupTime += d
+	m.sstats.WakeupTime = addWhen(m.sstats.WakeupTime, d)
 	mp.woken = true
 	m.scheduleAfter(mp, d)
 	return mp
@@ -1137,7 +1137,7 @@ func (m *Machine) retake() int {
 			if pd.schedtick != pp.schedtick {
 				pd.schedtick = pp.schedtick
 				pd.schedwhen = now
-			} else if pd.schedwhen+forcePreemptNS <= now {
+			} else if now-pd.schedwhen >= forcePreemptNS { // schedwhen+forcePreemptNS <= now, without the sum (clockend.go)
 				if m.preemptone(pp) {
 					n++
 				}
@@ -1148,7 +1148,7 @@ func (m *Machine) retake() int {
 				pd.syscallwhen = now
 				continue
 			}
-			if runqempty(pp) && m.nmspinning+int32(len(m.pidle)) > 0 && pd.syscallwhen+syscallRetakeNS > now {
+			if runqempty(pp) && m.nmspinning+int32(len(m.pidle)) > 0 && now-pd.syscallwhen < syscallRetakeNS { // syscallwhen+10ms > now, without the sum
 				continue
 			}
 			pp.status = Pidle

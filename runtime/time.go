@@ -116,7 +116,9 @@ func (m *Machine) addtimer(pp *P, t *timer) {
 	t.pp = pp
 	pp.timers.push(t)
 	d := max(t.when-m.now, 0)
-	m.after(d+m.timerLate(d), action{kind: actTimer, pp: pp})
+	// Saturated: a deadline at or near the end of the clock plus the
+	// lateness must not wrap into the past (clockend.go).
+	m.after(addWhen(d, m.timerLate(d)), action{kind: actTimer, pp: pp})
 }
 
 // timerLate is how late the netpoll wake-up for a timer of duration d is.
@@ -205,7 +207,9 @@ func (m *Machine) runOneTimer(tp *P, t *timer, pp *P) {
 	case t.c != nil:
 		when := t.when
 		if t.period > 0 {
-			t.when = addWhen(when, t.period*(1+(m.now-when)/t.period))
+			// The tick after now: (now-when)/period*period is at most
+			// now-when, so only the additions can pass the end.
+			t.when = addWhen(addWhen(when, t.period*((m.now-when)/t.period)), t.period)
 			if tp != nil {
 				m.addtimer(tp, t)
 			}
