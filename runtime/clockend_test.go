@@ -14,11 +14,15 @@ import (
 // addWhen(d, lateness) back to d+lateness), sleep(maxint64) and the
 // deadline 1µs before the end fail with a false deadlock.
 //
-// Not here: a profile whose every cost is 2^63-1 on two Ps hangs (G.Go's
-// newproc charge is not preemptible, and sysmonSkip does not skip the
-// passes while a P runs with preemption on, so sysmon steps 10ms at a
-// time towards the end of the clock). Open.
+// The last case, every cost 2^63-1 on two Ps, hung before sysmonSkip
+// skipped the passes while a P's G sits in newproc's charge (not
+// preemptible) with its preemption request posted: sysmon stepped 10ms at
+// a time towards the end of the clock, 10^12 passes.
 func TestClockSaturates(t *testing.T) {
+	huge := &Costs{Name: "huge"}
+	for _, k := range CostKinds() {
+		huge.Dists[k] = Const(math.MaxInt64)
+	}
 	late := costsOf(CostTimerLate, 165_000, CostTimerLateShort, 887_000)
 	var woke int64
 	for _, tc := range []struct {
@@ -40,6 +44,15 @@ func TestClockSaturates(t *testing.T) {
 		}},
 		{"a deadline 1µs before the end, late timers", Config{Procs: 1, Costs: late}, func(g *G) error {
 			g.Sleep(math.MaxInt64 - 1000)
+			return nil
+		}},
+		{"every cost 2^63-1, 2 Ps", Config{Procs: 2, Costs: huge}, func(g *G) error {
+			g.Go(func(g *G) error { return nil }, "f")
+			return nil
+		}},
+		{"every cost 2^63-1, 2 Ps, preemption off", Config{Procs: 2, Costs: huge, NoPreempt: true}, func(g *G) error {
+			g.Go(func(g *G) error { return nil }, "f")
+			g.Work(1e6)
 			return nil
 		}},
 		{"ticker past the end", Config{Procs: 1, Costs: late}, func(g *G) error {

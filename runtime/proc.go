@@ -1064,6 +1064,13 @@ func (m *Machine) sysmon() {
 // passes are not made. Without it, a G that works for a year with
 // preemption off would take 3 billion sysmon passes to get there; sysmon
 // in proc.go sleeps through them as usleep does.
+//
+// A running P counts only while a pass could still preempt its G: a G in
+// the middle of work is preempted by the next pass that finds its slice
+// used up, but a G in a charge that is not preemptible (newproc's, a
+// switch's) or an M on g0 only gets gp.preempt set, and once it is set,
+// further passes change nothing until the next action (a profile whose
+// costs are ten years long would otherwise take 30 billion passes).
 func (m *Machine) sysmonSkip(d int64) int64 {
 	if d != sysmonMaxDelay || len(m.actions) == 0 {
 		return d
@@ -1073,13 +1080,25 @@ func (m *Machine) sysmonSkip(d int64) int64 {
 		return d
 	}
 	for _, pp := range m.allp[:m.gomaxprocs] {
-		if pp.status == Psyscall || pp.status == Prunning && !m.cfg.NoPreempt {
+		if pp.status == Psyscall || pp.status == Prunning && !m.cfg.NoPreempt && m.canPreempt(pp) {
 			return d
 		}
 	}
 	j := (next.when - m.now - 1) / d // passes at now+d, ..., now+j*d come before it
 	m.sysmonIdle += int(j - 1)
 	return j * d
+}
+
+// canPreempt reports whether a sysmon pass could still act on running P
+// pp: it has a G in the middle of work (preemptone takes it off), or a G
+// whose preemption request is not posted yet.
+func (m *Machine) canPreempt(pp *P) bool {
+	mp := pp.m
+	if mp == nil || mp.curg == nil {
+		return false
+	}
+	gp := mp.curg
+	return gp.workUntil > m.now || !gp.preempt
 }
 
 // wakeSysmon is entersyscall's wake-up of a deeply sleeping sysmon: it
