@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/runtime"
 )
 
 // moreBadCases are the bad inputs of hardening round 2 (issue 15), one
@@ -117,6 +119,9 @@ var moreBadCases = []badCase{
 	{"BOM, explore", []string{"explore", "--runs=2", "--json", "bom.star"}, 0, nil, "*"},
 	{"BOM, repl", []string{"repl", "bom.star"}, 0, nil, "bom\n"},
 	{"golden with CRLF that matches", []string{"test", "$SCRATCH/crlf.star"}, 0, nil, "1 passed, 0 failed\n"},
+	{"with_timeout(background(), maxint64)", run("$SCRATCH/timeout_maxint.star"), 2, []string{`^schedlab: virtual time limit of 2562047h47m16.854775807s reached: the end of the virtual clock`, `^goroutine 1 \[chan receive\]:$`, `timeout_maxint.star:3:16: in <toplevel>$`}, "(9223372036854775807, True)\n"},
+	{"with_deadline(background(), minint64)", run("$SCRATCH/deadline_minint.star"), 0, nil, "(-9223372036854775808, True) context deadline exceeded\n"},
+	{"every cost 2^63-1, 2 Ps", run("$SCRATCH/spawn_one.star", "--procs=2", "--costs=$SCRATCH/huge.json"), 2, []string{`^schedlab: virtual time limit of 2562047h47m16.854775807s reached: the end of the virtual clock`}, ""},
 	{"golden with CRLF that differs", []string{"test", "$SCRATCH/crlf_diff.star"}, 1, nil, "*line endings differ*"},
 }
 
@@ -148,6 +153,10 @@ func writeScratch(t *testing.T, bin string) string {
 		}
 	}
 	write("x.star", "print('x')\n")
+	write("timeout_maxint.star", "ctx, cancel = with_timeout(background(), 9223372036854775807)\nprint(ctx.deadline())\nctx.done().recv()\n")
+	write("deadline_minint.star", "ctx, cancel = with_deadline(background(), -9223372036854775808)\nprint(ctx.deadline(), ctx.err())\n")
+	write("spawn_one.star", "def f():\n    pass\n\nspawn(f)\nprint('spawned')\n")
+	write("huge.json", hugeCosts())
 	write("uses_lib.star", "load('lib.star', 'v')\nprint(v)\n")
 	write("lib.star", "v = 1\n")
 	write("a/x.star", "print('a')\n")
@@ -232,4 +241,20 @@ func writeScratch(t *testing.T, bin string) string {
 func haveFIFO(dir string) bool {
 	fi, err := os.Lstat(filepath.Join(dir, "fifo.star"))
 	return err == nil && fi.Mode()&os.ModeNamedPipe != 0
+}
+
+// hugeCosts is a costs profile in which every cost is 2^63-1 ns: each
+// charge runs to the end of the virtual clock at once.
+func hugeCosts() string {
+	q := strings.TrimSuffix(strings.Repeat("9223372036854775807,", runtime.NumQuantiles), ",")
+	var b strings.Builder
+	b.WriteString(`{"format": "` + runtime.CostsFormat + `", "name": "huge", "costs": {`)
+	for i, k := range runtime.CostKinds() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(`"` + k.String() + `": {"n": 0, "quantiles": [` + q + `]}`)
+	}
+	b.WriteString("}}\n")
+	return b.String()
 }
