@@ -114,10 +114,35 @@ func checkGoArrow(f *syntax.File) error {
 	if found == nil {
 		return nil
 	}
-	return &hintError{
-		err:   syntax.Error{Pos: found.OpPos, Msg: "Go's send statement is not Starlark: this is the comparison x < -v"},
-		hints: []string{"hint: Go's ch <- v is ch.send(v), and <-ch is ch.recv(); write a < -1 with a space for the comparison"},
+	ch, v := shortText(found.X), shortText(found.Y.(*syntax.UnaryExpr).X)
+	if ch == "" {
+		ch = "ch"
 	}
+	if v == "" {
+		v = "v"
+	}
+	return &hintError{
+		err:   syntax.Error{Pos: found.OpPos, Msg: fmt.Sprintf("Go's send statement is not Starlark: this is the comparison %s < -%s", ch, v)},
+		hints: []string{fmt.Sprintf("hint: Go's %s <- %s is %s.send(%s), and <-ch is ch.recv(); write a < -1 with a space for the comparison", ch, v, ch, v)},
+	}
+}
+
+// shortText spells e as the script did when it is a name, a literal or a
+// field of a name (ch, 1, "x", s.out), and returns "" for anything longer.
+func shortText(e syntax.Expr) string {
+	switch e := e.(type) {
+	case *syntax.Ident:
+		return e.Name
+	case *syntax.Literal:
+		if len(e.Raw) <= 20 {
+			return e.Raw
+		}
+	case *syntax.DotExpr:
+		if x := shortText(e.X); x != "" {
+			return x + "." + e.Name.Name
+		}
+	}
+	return ""
 }
 
 // goNames are Go identifiers that scripts use where a builtin is meant,

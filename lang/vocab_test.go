@@ -33,8 +33,15 @@ func TestGoVocabulary(t *testing.T) {
 			name: "send arrow",
 			src:  "ch = chan(1)\nch <- 1\n",
 			code: 1,
-			stderr: "main.star:2:4: Go's send statement is not Starlark: this is the comparison x < -v\n" +
-				"hint: Go's ch <- v is ch.send(v), and <-ch is ch.recv(); write a < -1 with a space for the comparison\n",
+			stderr: "main.star:2:4: Go's send statement is not Starlark: this is the comparison ch < -1\n" +
+				"hint: Go's ch <- 1 is ch.send(1), and <-ch is ch.recv(); write a < -1 with a space for the comparison\n",
+		},
+		{
+			name: "send arrow, a call sent",
+			src:  "chans = [chan(1)]\nc = chans[0]\nc <- len(chans)\n",
+			code: 1,
+			stderr: "main.star:3:3: Go's send statement is not Starlark: this is the comparison c < -v\n" +
+				"hint: Go's c <- v is c.send(v), and <-ch is ch.recv(); write a < -1 with a space for the comparison\n",
 		},
 		{
 			name:   "a comparison with a negative number is fine",
