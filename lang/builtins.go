@@ -49,6 +49,7 @@ var builtins = map[string]builtinFunc{
 	"println":       println_,
 	"ready":         ready,
 	"rwmutex":       rwmutex,
+	"sched":         sched,
 	"select":        select_,
 	"semaphore":     semaphore,
 	"sleep":         sleep,

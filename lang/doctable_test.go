@@ -18,6 +18,7 @@ var noGoConstruct = map[string]string{
 	"work":    "a loop that burns CPU: no one construct",
 	"syscall": "a blocking system call of some duration",
 	"stats":   "the scheduler's counters",
+	"sched":   "the scheduler's state at one instant (GODEBUG=scheddetail=1's lines), which no Go program reads",
 	"print":   "Starlark's own print, not fmt's",
 }
 

@@ -19,7 +19,7 @@ import (
 func TestNoHostAccessNames(t *testing.T) {
 	want := []string{"after", "after_func", "assert", "atomic_int", "background", "cap", "chan", "cond", "current",
 		"gomaxprocs", "gosched", "mutex", "nil_chan", "now", "once", "park", "print", "printf", "println", "ready",
-		"rwmutex", "select", "semaphore", "sleep", "spawn", "sprintf", "stats", "syscall", "tick", "ticker", "timer",
+		"rwmutex", "sched", "select", "semaphore", "sleep", "spawn", "sprintf", "stats", "syscall", "tick", "ticker", "timer",
 		"waitgroup", "with_cancel", "with_deadline", "with_timeout", "work"}
 	if got := Builtins().Keys(); !slices.Equal(got, want) {
 		t.Errorf("builtins %v, want %v (a new builtin must not reach the host: see docs/security.md)", got, want)
