@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# startup.sh: what the real scheduler is doing when main.main begins, and
+# which start-up states give which outcome.
+#
+#	bash bench/faithfulness/startup/startup.sh [-n RUNS] [-p PROCS] [-o DIR] [-trace] program...
+#
+# For each corpus program, a copy is built with probe.go: main.main's first
+# statement reads the scheduler's own counters (runtime.sched's nmspinning,
+# npidle, nmidle, mnext; every P's status, M, schedtick, runnext and
+# run queue, by goid) and the program prints them after its outcome. The
+# copy runs RUNS times (3000) as its own process with GOMAXPROCS=PROCS (2);
+# DIR/NAME-pP.txt (DIR defaults to bench/faithfulness/recordings/startup)
+# gets a header and the counts of each outcome with each start-up state
+# (goids and ticks left out), and DIR/NAME-pP.outcomes.txt the outcome
+# counts alone, comparable with record.sh's. With -trace, the copy is built
+# with trace.go instead: runtime/trace from the main package's init, one
+# trace per run in DIR/NAME-pP-traces/, for dump (go run
+# ./bench/faithfulness/startup/dump); the trace perturbs the schedule, so
+# the outcome counts are written but not the start-up states.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+corpus="$here/../corpus"
+runs=3000
+procs=2
+out="$here/../recordings/startup"
+trace=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) runs=$2; shift 2 ;;
+	-p) procs=$2; shift 2 ;;
+	-o) out=$2; shift 2 ;;
+	-trace) trace=1; shift ;;
+	-*) echo "usage: startup.sh [-n RUNS] [-p PROCS] [-o DIR] [-trace] program..." >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || { echo "startup.sh: name at least one program of corpus/" >&2; exit 2; }
+case $runs in '' | *[!0-9]* | 0) echo "startup.sh: -n wants a positive count, got '$runs'" >&2; exit 2 ;; esac
+cmdline="bash bench/faithfulness/startup/startup.sh -n $runs -p $procs${trace:+ -trace} $*"
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+for name in "$@"; do
+	src="$corpus/$name.go"
+	[ -f "$src" ] || { echo "startup.sh: no $src" >&2; exit 2; }
+	grep -q 'fmt.Println(' "$src" || { echo "startup.sh: $name.go prints its outcome without fmt.Println" >&2; exit 2; }
+	mkdir -p "$work/$name"
+	# The copy: probeAt(0) as main.main's first statement, the outcome
+	# through probePrintln.
+	sed -e 's/^func main() {$/func main() {\n\tprobeAt(0)/' -e 's/fmt\.Println(/probePrintln(/' "$src" >"$work/$name/$name.go"
+	echo 'var _ = fmt.Sprint' >>"$work/$name/$name.go"
+	if [ -n "$trace" ]; then
+		cp "$here/trace.go" "$work/$name/"
+		(cd "$work/$name" && GOFLAGS= go build -o "$work/$name/bin" "$name.go" trace.go)
+	else
+		cp "$here/probe.go" "$work/$name/"
+		(cd "$work/$name" && GOFLAGS= go build -ldflags=-checklinkname=0 -o "$work/$name/bin" "$name.go" probe.go)
+	fi
+	load0=$(cut -d' ' -f1-3 /proc/loadavg)
+	start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	raw="$work/$name/raw"
+	if [ -n "$trace" ]; then
+		tdir="$out/$name-p$procs-traces"
+		mkdir -p "$tdir"
+		for ((i = 0; i < runs; i++)); do
+			printf '%d\t%s\n' "$i" "$(GOMAXPROCS=$procs PROBE_TRACE="$tdir/$i.trace" "$work/$name/bin")"
+		done >"$raw"
+		cp "$raw" "$tdir/outcomes.txt"
+	else
+		for ((i = 0; i < runs; i++)); do GOMAXPROCS=$procs "$work/$name/bin"; done >"$raw"
+	fi
+	load1=$(cut -d' ' -f1-3 /proc/loadavg)
+	header() {
+		echo "# program: $name.go with $1  GOMAXPROCS=$procs  runs: $runs"
+		echo "# command: $cmdline"
+		echo "# go: $(go version | cut -d' ' -f3-)"
+		echo "# machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)"
+		echo "# started: $start  load before: $load0  after: $load1"
+	}
+	if [ -n "$trace" ]; then
+		{
+			header trace.go
+			cut -f2 "$raw" | sort | uniq -c | sort -k1,1nr -k2 | sed -E 's/^ *([0-9]+) (.*)$/\1\t\2/'
+		} >"$out/$name-p$procs-traced.outcomes.txt"
+		echo "$out/$name-p$procs-traced.outcomes.txt" >&2
+		continue
+	fi
+	{
+		header probe.go
+		cut -f1 "$raw" | sort | uniq -c | sort -k1,1nr -k2 | sed -E 's/^ *([0-9]+) (.*)$/\1\t\2/'
+	} >"$out/$name-p$procs.outcomes.txt"
+	{
+		header probe.go
+		echo "# each line: count, outcome, the state at main.main's first statement: the P main runs on,"
+		echo "# runtime.sched's nmspinning, npidle, nmidle and mnext (Ms made, sysmon's included), and each P:"
+		echo "# status/M (holds one)/runq length, the runq's and runnext's goroutines (main's own in its"
+		echo "# goid batch: 2 forcegchelper, 3 bgsweep, 4 bgscavenge, 5 updateMaxProcsGoroutine, 6 runFinalizers on"
+		echo "# P0's batch; 17.. on P1's, ...)"
+		sed -E 's/ t=[0-9]+us//; s/ goid=[0-9]+//; s#/tick[0-9]+##g; s/ \|$//; s/\t\| s0/\t/' "$raw" |
+			sort | uniq -c | sort -k1,1nr -k2 | sed -E 's/^ *([0-9]+) (.*)$/\1\t\2/'
+	} >"$out/$name-p$procs.txt"
+	echo "$out/$name-p$procs.txt: $(head -8 "$out/$name-p$procs.txt" | tail -2 | tr '\n' ';')" >&2
+done
