@@ -41,14 +41,26 @@ type mutant struct {
 	pkgs []string // packages whose tests should notice; default defaultPkgs
 }
 
+// equivalent are the mutants that cannot change what the engine does, each
+// with the reason; they are listed and reported, not run or counted. A
+// mutant goes here only with an argument from the engine's code that no
+// run can tell it apart, never because no test was written yet.
+var equivalent = map[string]string{
+	"no-last-look": "findRunnable runs at one virtual instant from stealWork's last round " +
+		"to the last look: a steal pass's cost is paid before its round, not between the round " +
+		"and the release of the P, and no other action runs in between, so the last look sees " +
+		"exactly the queues the last round has just found empty (in Go another thread can queue " +
+		"a G in that window; here none can)",
+}
+
 // defaultPkgs are the tests run for each mutant: the engine's own, and the
 // golden traces of the examples.
 var defaultPkgs = []string{"./runtime/", "./golden/"}
 
 var mutants = []mutant{
 	{"runnext-off", "a readied G goes into runnext", "runtime/proc.go",
-		"func (m *Machine) runqput(pp *P, gp *G, next bool) {\n\tif next {",
-		"func (m *Machine) runqput(pp *P, gp *G, next bool) {\n\tif false && next {", nil},
+		"\tif next {\n\t\told := pp.runnext\n\t\tpp.runnext = gp",
+		"\tif false && next {\n\t\told := pp.runnext\n\t\tpp.runnext = gp", nil},
 	{"runnext-kick-dropped-order", "the old runnext is kicked to the ring's tail", "runtime/proc.go",
 		"\t\tpp.runnext = gp\n\t\tif old == nil {\n\t\t\treturn\n\t\t}\n\t\tgp = old",
 		"\t\tif old == nil {\n\t\t\tpp.runnext = gp\n\t\t\treturn\n\t\t}", nil},
@@ -81,10 +93,16 @@ var mutants = []mutant{
 	{"wakep-many-spinning", "wakep starts a spinning M only with no spinning M", "runtime/proc.go",
 		"\tif m.nmspinning != 0 || len(m.pidle) == 0 {", "\tif len(m.pidle) == 0 {", nil},
 	{"spinning-unbounded", "at most half the busy Ps' worth of Ms spin", "runtime/proc.go",
-		"if mp.spinning || 2*m.nmspinning < m.gomaxprocs-int32(len(m.pidle)) {",
-		"if mp.spinning || m.nmspinning < m.gomaxprocs {", nil},
+		"(mp.spinning || 2*m.nmspinning < m.gomaxprocs-int32(len(m.pidle)))",
+		"(mp.spinning || m.nmspinning < m.gomaxprocs)", nil},
 	{"no-last-look", "a spinning M takes a last look at the queues before it parks", "runtime/proc.go",
-		"\t\tif !m.runq.empty() || m.anyRunq() {", "\t\tif false {", nil},
+		"\t\tif !m.runq.empty() || (m.steals() && m.anyRunq()) {", "\t\tif false {", nil},
+	{"exitsyscall-no-old-p-back", "exitsyscall takes its old P back from another M's syscall", "runtime/proc.go",
+		"oldp.syscalltick != mp.syscalltick {", "oldp.syscalltick != mp.syscalltick && false {", nil},
+	{"runnext-no-usleep", "a thief sleeps before it takes a running P's runnext (runqgrab's usleep)", "runtime/proc.go",
+		"\t\tif d := m.costOf(CostRunnextSleep); d > 0 {", "\t\tif d := m.costOf(CostRunnextSleep); false && d > 0 {", nil},
+	{"sysmon-skips-preemptible", "sysmon skips only the passes that cannot act", "runtime/proc.go",
+		"\treturn gp.workUntil > m.now || !gp.preempt", "\treturn gp == nil", nil},
 	{"mget-fifo", "idle Ms are reused LIFO", "runtime/proc.go",
 		"\tmp := m.midle[n-1]\n\tm.midle = m.midle[:n-1]",
 		"\tmp := m.midle[0]\n\tm.midle = m.midle[1:]", nil},
@@ -138,6 +156,7 @@ var mutants = []mutant{
 func main() {
 	runRE := flag.String("run", "", "only the mutants whose name matches this `regexp`")
 	list := flag.Bool("list", false, "list the mutants and exit")
+	check := flag.Bool("check", false, "only check that each mutant's text occurs once in its file (stale or not), without running tests")
 	timeout := flag.Duration("timeout", 10*time.Minute, "stop one mutant's tests after `D` (counted as killed: the tests hung)")
 	flag.Parse()
 	re := regexp.MustCompile(*runRE)
@@ -147,13 +166,25 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	var killed, survived, stale []string
+	var killed, survived, stale, equiv []string
 	for _, mu := range mutants {
 		if !re.MatchString(mu.name) {
 			continue
 		}
 		if *list {
 			fmt.Printf("%-36s %-18s %s\n", mu.name, mu.file, mu.rule)
+			continue
+		}
+		if why, ok := equivalent[mu.name]; ok && !*check {
+			fmt.Printf("%-9s %-36s %s\n%s\n", "equiv", mu.name, mu.rule, indent(why))
+			equiv = append(equiv, mu.name)
+			continue
+		}
+		if *check {
+			if err := applies(mu); err != nil {
+				fmt.Printf("stale     %-36s %v\n", mu.name, err)
+				stale = append(stale, mu.name)
+			}
 			continue
 		}
 		if ctx.Err() != nil {
@@ -175,6 +206,13 @@ func main() {
 	if *list {
 		return
 	}
+	if *check {
+		fmt.Printf("%d of %d mutants stale\n", len(stale), len(mutants))
+		if len(stale) > 0 {
+			os.Exit(1)
+		}
+		return
+	}
 	n := len(killed) + len(survived)
 	if n == 0 {
 		fmt.Println("no mutant ran")
@@ -184,11 +222,26 @@ func main() {
 	if len(stale) > 0 {
 		fmt.Printf("; %d stale: %s", len(stale), strings.Join(stale, " "))
 	}
+	if len(equiv) > 0 {
+		fmt.Printf("; %d equivalent, not counted: %s", len(equiv), strings.Join(equiv, " "))
+	}
 	fmt.Println()
 	if len(survived) > 0 {
 		fmt.Printf("survived: %s\n", strings.Join(survived, " "))
 		os.Exit(1)
 	}
+}
+
+// applies reports whether mu's text occurs exactly once in its file.
+func applies(mu mutant) error {
+	orig, err := os.ReadFile(mu.file)
+	if err != nil {
+		return err
+	}
+	if n := bytes.Count(orig, []byte(mu.old)); n != 1 {
+		return fmt.Errorf("%s: the text to mutate occurs %d times, want 1", mu.file, n)
+	}
+	return nil
 }
 
 // try applies mu, runs its tests and restores the file. It returns
