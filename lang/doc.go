@@ -23,6 +23,8 @@
 //   - builtins.go: the builtins, in one literal table.
 //   - values.go: the value types: task, chan, select_case, mutex,
 //     waitgroup.
+//   - sched.go: sched(), the snapshot of every P and M that :runq, :ms
+//     and the playground show, as a frozen struct (SchedValue).
 //   - duration.go: durations as builtins take them ("1ms", 1000).
 //   - load.go: reading and compiling a script and the modules it loads,
 //     confined to its directory tree, before anything runs.
