@@ -171,3 +171,29 @@ func TestProcresizeQueuesToGlobalHead(t *testing.T) {
 		t.Errorf("global queue %v, want %s (P1's runnext, its ring in order, then the queue's own)", got, want)
 	}
 }
+
+// gfput/gfget: a P keeps its dead Gs until it holds 64, then moves them
+// to the global list down to 31 (while it holds 32 or more); an empty P
+// takes up to 32 from the global list at once (mutants gfree-local-max-2
+// and gfree-batch-1).
+func TestGFreeLists(t *testing.T) {
+	fn := func(*G) error { return nil }
+	m := NewMachine(Config{Procs: 2})
+	p0, p1 := m.allp[0], m.allp[1]
+	var gs []*G
+	for range 64 {
+		gs = append(gs, m.newproc1(fn, nil, p0, "dead")) // made first: newproc1 reuses dead Gs
+	}
+	for i, gp := range gs {
+		m.gfput(p0, gp)
+		if i < 63 && (p0.gFree.size != int32(i+1) || !m.gFree.empty()) {
+			t.Fatalf("after %d dead Gs: %d on P0, %d global; want all on P0 below 64", i+1, p0.gFree.size, m.gFree.size)
+		}
+	}
+	if p0.gFree.size != 31 || m.gFree.size != 33 {
+		t.Errorf("at 64 dead Gs: %d on P0, %d global; want 31 and 33", p0.gFree.size, m.gFree.size)
+	}
+	if gp := m.gfget(p1); gp == nil || p1.gFree.size != 31 || m.gFree.size != 1 {
+		t.Errorf("gfget on an empty P1: %d left on P1, %d global; want a G, 31 and 1", p1.gFree.size, m.gFree.size)
+	}
+}
