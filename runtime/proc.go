@@ -941,33 +941,14 @@ func (m *Machine) entersyscall(gp *G, d int64) {
 }
 
 // exitsyscall returns gp from its syscall: it keeps its old P if sysmon did
-// not take it, else it takes an idle P, else it goes to the global queue and
-// its M stops. Mirrors exitsyscall/exitsyscallfast/exitsyscall0.
-//
-// The old P may be in a syscall again, another M's: sysmon retook it,
-// handed it off, and the G run there entered a syscall in turn. Then the
-// returning M takes it back from that M as retake would
-// (exitsyscallTryGetP's setBlockOnExitSyscall and takeP): a ProcSteal,
-// the P started again, and the exit traced as one that lost its P
-// (reason "old p"). The M whose P was taken finds it running when its own
-// syscall ends.
+// not take it, else it takes a P from exitsyscallTryGetP, else it goes to
+// the global queue and its M stops. Mirrors exitsyscall and exitsyscall0.
 func (m *Machine) exitsyscall(gp *G) {
 	mp := gp.mp
 	mp.syscall = false
 	oldp := mp.oldp
 	mp.oldp = nil
-	if oldp != nil && oldp.status == Psyscall && oldp.m == nil && oldp.syscalltick != mp.syscalltick {
-		oldp.status = Pidle
-		m.emit(EvProcSteal, oldp, mp, nil, nil, -1, 0, "")
-		m.acquirep(mp, oldp)
-		oldp.syscalltick++
-		casgstatus(gp, Gsyscall, Grunning)
-		m.emit(EvGoSyscallEnd, oldp, mp, gp, nil, -1, 0, "old p")
-		oldp.schedtick++
-		m.resume(gp)
-		return
-	}
-	if oldp != nil && oldp.status == Psyscall && oldp.m == nil {
+	if oldp != nil && oldp.status == Psyscall && oldp.m == nil && oldp.syscalltick == mp.syscalltick {
 		// Fast path: the P is still ours.
 		oldp.status = Prunning
 		oldp.m = mp
@@ -978,10 +959,10 @@ func (m *Machine) exitsyscall(gp *G) {
 		m.resume(gp)
 		return
 	}
-	if pp := m.pidleget(); pp != nil {
+	if pp, reason := m.exitsyscallTryGetP(mp, oldp); pp != nil {
 		m.acquirep(mp, pp)
 		casgstatus(gp, Gsyscall, Grunning)
-		m.emit(EvGoSyscallEnd, pp, mp, gp, nil, -1, 0, "idle p")
+		m.emit(EvGoSyscallEnd, pp, mp, gp, nil, -1, 0, reason)
 		pp.schedtick++
 		m.resume(gp)
 		return
@@ -992,6 +973,26 @@ func (m *Machine) exitsyscall(gp *G) {
 	m.dropg(gp)
 	m.globrunqput(gp)
 	m.stopm(mp)
+}
+
+// exitsyscallTryGetP finds a P for mp, whose own was retaken while it was in
+// a syscall: its old P, if it is in a syscall again, another M's (sysmon
+// handed it off and the G run there entered a syscall in turn), taken from
+// that M as retake would (setBlockOnExitSyscall and takeP: a ProcSteal by
+// mp, exit "old p"; the robbed M finds it running when its own syscall
+// ends); else an idle P (exit "idle p"); else nil. Mirrors
+// exitsyscallTryGetP.
+func (m *Machine) exitsyscallTryGetP(mp *M, oldp *P) (*P, string) {
+	if oldp != nil && oldp.status == Psyscall && oldp.m == nil {
+		oldp.status = Pidle
+		oldp.syscalltick++
+		m.emit(EvProcSteal, oldp, mp, nil, nil, -1, 0, "")
+		return oldp, "old p"
+	}
+	if pp := m.pidleget(); pp != nil {
+		return pp, "idle p"
+	}
+	return nil, ""
 }
 
 // ensureSysmon starts sysmon the first time a G runs. sysmon is a thread

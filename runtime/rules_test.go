@@ -14,7 +14,12 @@ import (
 // world builds a Machine with procs Ps, M0 holding P0, and n runnable Gs
 // that are on no queue yet.
 func world(procs, n int) (*Machine, *M, []*G) {
-	m := NewMachine(Config{Procs: procs, Seed: 1})
+	return worldOf(Config{Procs: procs, Seed: 1}, n)
+}
+
+// worldOf is world with the configuration cfg.
+func worldOf(cfg Config, n int) (*Machine, *M, []*G) {
+	m := NewMachine(cfg)
 	mp := m.newm()
 	m.pidleRemove(m.allp[0])
 	m.acquirep(mp, m.allp[0])

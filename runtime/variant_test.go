@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -18,15 +17,7 @@ func variantWorld(t *testing.T, sched string, procs, n int) (*Machine, *M, []*G)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := NewMachine(Config{Procs: procs, Seed: 1, Sched: pol})
-	mp := m.newm()
-	m.pidleRemove(m.allp[0])
-	m.acquirep(mp, m.allp[0])
-	gs := make([]*G, n)
-	for i := range gs {
-		gs[i] = m.newproc1(func(*G) error { return nil }, nil, m.allp[0], fmt.Sprint("g", i))
-	}
-	return m, mp, gs
+	return worldOf(Config{Procs: procs, Seed: 1, Sched: pol}, n)
 }
 
 func TestParsePolicy(t *testing.T) {
