@@ -35,6 +35,10 @@
 //   - chan.go, select.go: channels and select (chansend, chanrecv,
 //     closechan, selectgo).
 //   - time.go: per-P timer heaps: sleep and after.
+//   - netpoll.go: the network poller: poll descriptors, netpollblock,
+//     netpoll, the M blocked in it, sysmon's poll, deadlines.
+//   - net.go: sockets and the network between hosts: Listen, Accept,
+//     Dial, Read, Write, Close, as internal/poll's FD and the kernel.
 //   - sema.go: semaphores, and the Mutex and WaitGroup built on them.
 //   - perturb.go: Perturb, the schedules timing would produce (explore).
 //   - event.go: Event, EventKind and Tracer: the event stream.

@@ -30,7 +30,7 @@ const (
 	EvGoSched                  // G called gosched and went to the global queue (goschedImpl); Arg = 1: to its P's ring instead (goyield)
 	EvGoPreempt                // G was preempted after its time slice and went to the global queue; Arg = 1: kept in its P's runnext, preempted by a stop-the-world (goschedImpl)
 	EvGoBlock                  // G parked (gopark); Reason = wait reason
-	EvGoUnblock                // G readied G2 (goready); Arg = 1 if put in runnext, 0 if on the local ring, 2 if global
+	EvGoUnblock                // G readied G2 (goready; no G: netpoll's injectglist, a timer, the host); Arg = 1 if put in runnext, 0 if on the local ring, 2 if global, 3 if the polling M runs it at once
 	EvGoSyscallBegin           // G entered a syscall lasting Arg ns (entersyscall)
 	EvGoSyscallEnd             // G left its syscall (exitsyscall); Reason = "fast" (kept its P), "idle p", "old p" (took its P back from another M's syscall) or "no p"
 	EvGoDestroy                // G returned and is dead (goexit0)
@@ -49,6 +49,9 @@ const (
 	EvProcResize               // gomaxprocs changed from Arg to P2 (procresize)
 	EvPrint                    // the program printed Reason (not a scheduling event; for traces that interleave output)
 	EvGoStatus                 // G's status changed (casgstatus), only with Config.TraceStates; Arg = old<<8 | new (Status values); Reason = the wait reason when new is _Gwaiting
+	EvNetReady                 // the kernel marked descriptor Arg ready (data, a connection, a connect's end, the peer's close); Reason = "r", "w" or "rw"
+	EvNetpoll                  // P's M (or sysmon, no P) polled the network and made Arg Gs runnable (netpoll); Reason = "findRunnable", "sysmon" or "block" (the M blocked in netpoll returned)
+	EvMNetpoll                 // M found nothing to do and blocked in netpoll until an arrival or the next timer (findRunnable)
 	evKindCount
 )
 
@@ -78,6 +81,9 @@ var eventNames = [...]string{
 	EvProcResize:     "ProcResize",
 	EvPrint:          "Print",
 	EvGoStatus:       "GoStatus",
+	EvNetReady:       "NetReady",
+	EvNetpoll:        "Netpoll",
+	EvMNetpoll:       "MNetpoll",
 }
 
 func (k EventKind) String() string {

@@ -22,12 +22,17 @@
 // seeded by Config.Seed. A run is therefore a pure function of the program,
 // the configuration and the seed.
 //
-// What the simulation leaves out: the garbage collector and its workers, the
-// network poller, locked threads and cgo, stack growth, and the memory
-// allocator's per-P caches. What it keeps is everything that decides which G
-// runs where and when: the run queues, stealing, spinning Ms, syscall
-// hand-off, sysmon's retake and preemption, timers, channels, select,
+// What the simulation leaves out: the garbage collector and its workers,
+// locked threads and cgo, stack growth, and the memory allocator's per-P
+// caches. What it keeps is everything that decides which G runs where and
+// when: the run queues, stealing, spinning Ms, syscall hand-off, sysmon's
+// retake and preemption, timers, the network poller, channels, select,
 // semaphores, and the G state machine.
+//
+// The world outside the process (other hosts, the network between them)
+// lives in the same action queue as world actions (actWorld, net.go), so it
+// is as deterministic as the rest; it meets the process only where Go
+// does, at the netpoller.
 
 package runtime
 
@@ -88,6 +93,10 @@ type Config struct {
 	// Sched is the scheduler variant (variant.go, --sched); the zero
 	// value is Go's own scheduler.
 	Sched Policy
+
+	// NetLatency is the one-way latency of the network between two
+	// sockets (net.go); 0 means DefaultNetLatency.
+	NetLatency int64
 }
 
 // Outcome says how a run ended.
@@ -118,6 +127,12 @@ func (o Outcome) String() string {
 //
 //lint:ignore ST1005 Go's own words, printed as Go prints them
 var ErrDeadlock = errors.New("all goroutines are asleep - deadlock!")
+
+// ErrNetIdle ends a run in which goroutines wait on the network (IO wait)
+// and nothing else can happen: no traffic is left to arrive and no other
+// goroutine can run. Real Go would wait for ever; schedlab stops and says
+// so, with the goroutines in IO wait in the dump.
+var ErrNetIdle = errors.New("no traffic left: every goroutine is asleep, and those in IO wait would wait for ever")
 
 // A LimitError reports a resource limit reached by a run.
 type LimitError struct {
@@ -203,6 +218,9 @@ type Machine struct {
 	globBatch   int32              // how many Gs findRunnable takes from the global queue at most
 	lockHolder  *M                 // the M that last took sched.lock for the global queue
 	evcount     [evKindCount]int64 // events emitted, by kind
+
+	np  netpollState // the network poller (netpoll.go)
+	net *network     // the sockets and the network around the process (net.go), nil until used
 }
 
 // NewMachine returns a Machine with cfg.Procs idle Ps, ready for Start.
@@ -445,6 +463,12 @@ func (m *Machine) checkdead() {
 			return
 		}
 	}
+	if m.np.waiters > 0 {
+		// Go would wait on the network for ever; no traffic is left to
+		// come (net.go queues every arrival as an action).
+		m.finish(Deadlock, ErrNetIdle, nil)
+		return
+	}
 	m.finish(Deadlock, ErrDeadlock, nil)
 }
 
@@ -455,6 +479,8 @@ const (
 	actSyscallDone        // gp's syscall returns: exitsyscall
 	actTimer              // pp's timer may have expired: wake someone to run it
 	actSysmon             // a sysmon tick
+	actNetpoll            // the M blocked in netpoll returns: something became ready (netpollWake)
+	actWorld              // something happens outside the process: a delivery, an arrival (net.go)
 )
 
 // An action is something the Machine will do at a virtual time.
@@ -466,6 +492,7 @@ type action struct {
 	gp   *G
 	pp   *P
 	gen  uint64 // must equal gp.gen (actResume) or mp.gen (actSchedule), or the action is stale
+	fn   func() // actWorld's event
 }
 
 // actionHeap is a binary min-heap of actions by (when, seq), written out
@@ -554,6 +581,10 @@ func (m *Machine) perform(a action) {
 		if a.gen == m.sysmonGen {
 			m.sysmon()
 		}
+	case actNetpoll:
+		m.netpollWake()
+	case actWorld:
+		a.fn()
 	}
 }
 

@@ -453,6 +453,11 @@ func (m *Machine) schedule(mp *M) {
 			m.runTimers(tp, pp)
 		}
 	}
+	if gp := m.runPolled(mp); gp != nil {
+		// Back from blocking in netpoll with Gs: the first runs here.
+		m.execute(mp, gp, false)
+		return
+	}
 	gp, inheritTime := m.findRunnable(mp)
 	if gp == nil {
 		return // mp was parked by findRunnable, or is spending a steal pass
@@ -466,9 +471,9 @@ func (m *Machine) schedule(mp *M) {
 }
 
 // findRunnable returns a G to run on mp's P, or nil after giving the P back
-// and parking mp, or nil while mp spends the time of a steal pass (it runs
-// schedule again after it). Mirrors findRunnable, without GC workers and
-// netpoll.
+// and parking mp (or blocking it in netpoll), or nil while mp spends the
+// time of a steal pass (it runs schedule again after it). Mirrors
+// findRunnable, without GC workers.
 func (m *Machine) findRunnable(mp *M) (*G, bool) {
 	tries := 0
 top:
@@ -497,6 +502,11 @@ top:
 		if !q.empty() {
 			throw("couldn't put Gs into empty local runq")
 		}
+		return gp, false
+	}
+
+	// Poll network: only an optimization before stealing (netpoll.go).
+	if gp := m.findRunnableNetpoll(pp); gp != nil {
 		return gp, false
 	}
 
@@ -535,6 +545,11 @@ top:
 				goto top
 			}
 		}
+	}
+	// Poll network until next timer: the last M with nothing to do
+	// blocks in netpoll, if the poller is in use (netpoll.go).
+	if m.netpollBlockM(mp) {
+		return nil, false
 	}
 	m.stopm(mp)
 	// Timers on idle Ps need a thread to run them; wakeNetPoller was
@@ -1047,6 +1062,7 @@ func (m *Machine) sysmon() {
 	}
 	m.sysmonDeep = false
 	m.sysmonWaiting = false
+	m.sysmonNetpoll()
 	if m.retake() != 0 {
 		m.sysmonIdle = 0
 	} else {
@@ -1084,6 +1100,9 @@ func (m *Machine) sysmonSkip(d int64) int64 {
 		if pp.status == Psyscall || pp.status == Prunning && !m.cfg.NoPreempt && m.canPreempt(pp) {
 			return d
 		}
+	}
+	if m.sysmonMayPoll() {
+		return d
 	}
 	j := (next.when - m.now - 1) / d // passes at now+d, ..., now+j*d come before it
 	m.sysmonIdle += int(j - 1)

@@ -122,6 +122,7 @@ type M struct {
 	napG       *G    // the G in napP's runnext when mp began to sleep
 	stallAt    int64 // when its next stall is due (Perturb.Stalls), 0 before its first
 	woken      bool  // started by startm and has not run a G since (SchedStats.SpuriousWakes)
+	polled     gList // Gs found by its netpoll on its way back from blocking in it, for schedule to run (netpoll.go)
 }
 
 // A P is a processor: the right to run Go code, with its run queue.

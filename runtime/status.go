@@ -218,6 +218,7 @@ const (
 	WaitReasonSyncMutexLock      = "sync.Mutex.Lock"
 	WaitReasonSyncWaitGroupWait  = "sync.WaitGroup.Wait"
 	WaitReasonPreempted          = "preempted"
+	WaitReasonIOWait             = "IO wait"
 )
 
 // An InternalError is a broken invariant of the simulator itself: a bug in

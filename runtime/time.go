@@ -242,6 +242,11 @@ func (m *Machine) timerWake(pp *P) {
 		m.pidleRemove(pp)
 		p2 = pp
 	} else if p2 = m.pidleget(); p2 == nil {
+		if m.np.pollM != nil {
+			// The M asleep in netpoll wakes for the timer, finds no P,
+			// injects what it polled and stops (netpoll.go).
+			m.pollMFor(nil)
+		}
 		return
 	}
 	// The M that slept in netpoll until this deadline wakes, takes the P
@@ -249,7 +254,14 @@ func (m *Machine) timerWake(pp *P) {
 	// (see schedule). It was asleep in netpoll, not on a futex, and this
 	// action is already as late as its wake-up (addtimer): no wakeup
 	// cost, only the perturbation's jitter.
-	mp, _ := m.startmNoWait(p2, false)
+	var mp *M
+	if m.np.pollM != nil {
+		// The poller is in use: the M asleep until this deadline is
+		// the one blocked in netpoll (netpoll.go).
+		mp = m.pollMFor(p2)
+	} else {
+		mp, _ = m.startmNoWait(p2, false)
+	}
 	m.scheduleAfter(mp, m.wakeupJitter())
 	mp.timerp = pp
 }

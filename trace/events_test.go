@@ -142,6 +142,26 @@ func scenario() []runtime.Event {
 	e = b.add(12345678902, 0, 0, 1, runtime.EvGoStatus) // --trace-states
 	e.Arg = int64(runtime.Grunning)<<8 | int64(runtime.Gdead)
 	b.add(12345678902, 0, 0, 1, runtime.EvGoDestroy)
+	// The network: G3 blocks in a read, M0 blocks in netpoll, data
+	// arrives and the poller wakes it (netpoll.go).
+	const t0 = 12345679000
+	e = b.add(t0, 0, 0, 0, runtime.EvGlobalRunqGet)
+	e.Arg = 1
+	b.add(t0, 0, 0, 3, runtime.EvGoStart)
+	e = b.add(t0+100, 0, 0, 3, runtime.EvGoBlock)
+	e.Reason = "IO wait"
+	b.add(t0+100, 0, 0, 0, runtime.EvProcStop)
+	b.add(t0+100, -1, 0, 0, runtime.EvMNetpoll)
+	e = b.add(t0+30*us, -1, -1, 0, runtime.EvNetReady)
+	e.Arg, e.Reason = 3, "r"
+	e = b.add(t0+74*us, -1, 0, 0, runtime.EvNetpoll)
+	e.Arg, e.Reason = 1, "block"
+	b.add(t0+74*us, 0, 0, 0, runtime.EvMStart)
+	b.add(t0+74*us, 0, 0, 0, runtime.EvProcStart)
+	e = b.add(t0+74*us, 0, 0, 0, runtime.EvGoUnblock)
+	e.G2, e.Arg = 3, 3
+	b.add(t0+74*us, 0, 0, 3, runtime.EvGoStart)
+	b.add(t0+75*us, 0, 0, 3, runtime.EvGoDestroy)
 	return b.evs
 }
 

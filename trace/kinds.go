@@ -56,6 +56,9 @@ var kindFields = [...]fieldSet{
 	runtime.EvProcResize:     listed | useP2 | useArg,             // old (Arg) and new (P2) GOMAXPROCS
 	runtime.EvPrint:          listed | useReason,                  // printed text
 	runtime.EvGoStatus:       listed | useArg | useReason,         // old<<8 | new, wait reason
+	runtime.EvNetReady:       listed | useArg | useReason,         // descriptor, mode
+	runtime.EvNetpoll:        listed | useArg | useReason,         // Gs made runnable, who polled
+	runtime.EvMNetpoll:       listed,
 }
 
 // kindListed reports whether k is in kindFields.
@@ -76,6 +79,7 @@ const (
 	queueRunq    = 0  // the tail of the P's local ring
 	queueRunnext = 1  // the P's runnext slot
 	queueGlobal  = 2  // the global run queue
+	queueRun     = 3  // none: the M that polled the network runs it at once (netpoll)
 	queueUnknown = -1 // not known: a real trace read back does not say (internal/realtrace)
 )
 
@@ -89,6 +93,8 @@ func queueName(arg int64) string {
 		return "runnext"
 	case queueGlobal:
 		return "global"
+	case queueRun:
+		return "run"
 	case queueUnknown:
 		return "unknown"
 	}

@@ -135,6 +135,10 @@ func TestQueueModel(t *testing.T) {
 		"38:GoStart global=1 runnable=1",
 		"39:GoCreate global=2 runnable=2",
 		"40:GlobalRunqPut global=3 runnable=2",
+		"47:GlobalRunqGet global=2 runnable=2",
+		"48:GoStart global=2 runnable=1",
+		"56:GoUnblock global=2 runnable=2", // to=run: the polling M runs it at once
+		"57:GoStart global=2 runnable=1",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("queue changes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

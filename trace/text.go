@@ -251,8 +251,18 @@ func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 		// views that show a Print among events (the timeline's tooltip).
 		b = append(b, "text="...)
 		b = strconv.AppendQuote(b, ev.Reason)
+	case runtime.EvNetReady:
+		b = append(b, "fd="...)
+		b = strconv.AppendInt(b, ev.Arg, 10)
+		b = append(b, " mode="...)
+		b = appendWord(b, ev.Reason)
+	case runtime.EvNetpoll:
+		b = append(b, "n="...)
+		b = strconv.AppendInt(b, ev.Arg, 10)
+		b = append(b, " by="...)
+		b = appendWord(b, ev.Reason)
 	case runtime.EvGoDestroy, runtime.EvProcStart, runtime.EvProcStop, runtime.EvProcSteal,
-		runtime.EvMSpinning, runtime.EvMStop:
+		runtime.EvMSpinning, runtime.EvMStop, runtime.EvMNetpoll:
 		// The columns say it all.
 	default:
 		return appendTextExtras(b, ev, 0), false
