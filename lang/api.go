@@ -97,6 +97,10 @@ type Options struct {
 	// the zero value is Go's own scheduler.
 	Sched runtime.Policy
 
+	// NetLatency is the one-way latency of the network between sockets
+	// (runtime.Config.NetLatency, --net-latency); 0 is the default.
+	NetLatency int64
+
 	// For embedders and tests: Predeclared names are added to the
 	// builtins (and override them); OnThread is called with the Starlark
 	// thread of every goroutine before it runs any code.

@@ -173,6 +173,12 @@ func writeOutcome(w io.Writer, m *runtime.Machine, res *runtime.Result, alive bo
 		}
 		return ExitFailed
 	case runtime.Deadlock:
+		if res.Err == runtime.ErrNetIdle {
+			// Not Go's words: Go would wait on the network for ever.
+			fmt.Fprintf(w, "schedlab: %v\n\n", res.Err)
+			WriteGoroutineDump(w, m)
+			return ExitFailed
+		}
 		fmt.Fprintf(w, "fatal error: %v\n\n", res.Err)
 		WriteGoroutineDump(w, m)
 		return ExitFailed

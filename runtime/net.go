@@ -80,6 +80,13 @@ type NetError struct {
 
 func (e *NetError) Error() string { return e.Op + " tcp " + e.Addr + ": " + e.Err }
 
+// Closed reports whether the error is net.ErrClosed: the socket was
+// closed by this end.
+func (e *NetError) Closed() bool { return e.Err == errClosing }
+
+// Refused reports whether a dial was answered by a reset (ECONNREFUSED).
+func (e *NetError) Refused() bool { return e.Err == errRefused }
+
 // Error texts of the net package and the kernel.
 const (
 	errClosing = "use of closed network connection" // net.ErrClosed
