@@ -3,6 +3,7 @@ module github.com/schedlab/schedlab
 go 1.26.0
 
 require (
+	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/chromedp/cdproto v0.160.1
 	github.com/chromedp/chromedp v0.23.1
 	github.com/chzyer/readline v1.5.1

@@ -63,6 +63,7 @@ var builtins = map[string]builtinFunc{
 	"tick":          tick,
 	"ticker":        ticker,
 	"timer":         timer_,
+	"traffic":       traffic,
 	"waitgroup":     waitgroup,
 	"with_cancel":   withCancel,
 	"with_deadline": withDeadline,
@@ -87,6 +88,7 @@ func (r *run) bindBuiltins() starlark.StringDict {
 		})
 	}
 	r.park = d["park"].(*starlark.Builtin)
+	d["rand"] = r.randModule()
 	return d
 }
 

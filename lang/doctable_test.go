@@ -20,6 +20,7 @@ var noGoConstruct = map[string]string{
 	"stats":   "the scheduler's counters",
 	"sched":   "the scheduler's state at one instant (GODEBUG=scheddetail=1's lines), which no Go program reads",
 	"print":   "Starlark's own print, not fmt's",
+	"traffic": "a load generator on another host, outside the Go program",
 }
 
 // goConstructs are Go's spellings that the table must have a row for:

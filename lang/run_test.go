@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
 
 	"github.com/schedlab/schedlab/runtime"
 )
@@ -241,8 +242,12 @@ func TestBuiltinsOutsideARun(t *testing.T) {
 	if err == nil || err.Error() != "gosched: called outside a schedlab goroutine" {
 		t.Errorf("gosched outside a run: %v", err)
 	}
-	if len(Builtins()) != len(builtins) {
-		t.Errorf("Builtins() has %d names, want %d", len(Builtins()), len(builtins))
+	if len(Builtins()) != len(builtins)+1 {
+		t.Errorf("Builtins() has %d names, want %d (the builtins and the rand module)", len(Builtins()), len(builtins)+1)
+	}
+	_, err = starlark.Call(thread, Builtins()["rand"].(*starlarkstruct.Module).Members["expo"], starlark.Tuple{starlark.MakeInt(1)}, nil)
+	if err == nil || err.Error() != "rand.expo: called outside a run" {
+		t.Errorf("rand.expo outside a run: %v", err)
 	}
 }
 

@@ -417,14 +417,25 @@ func (m *Machine) chansendTimer(c *Chan, pp *P, now int64) {
 // from it, so the last collected runs first... then each goready pushes the
 // previous one out of runnext. Mirrors closechan.
 func (g *G) closechan(c *Chan) error {
+	glist, err := closechanList(c)
+	for !glist.empty() {
+		g.goready(glist.pop())
+	}
+	return err
+}
+
+// closechanList closes c and returns the Gs to ready, receivers first, on
+// a gList (so the last receiver queued comes first), as closechan collects
+// them before readying any.
+func closechanList(c *Chan) (gList, error) {
+	var glist gList
 	if c == nil {
-		return ErrCloseOfNil
+		return glist, ErrCloseOfNil
 	}
 	if c.closed {
-		return ErrCloseOfClosed
+		return glist, ErrCloseOfClosed
 	}
 	c.closed = true
-	var glist gList
 	for {
 		sg := c.recvq.dequeue()
 		if sg == nil {
@@ -445,10 +456,7 @@ func (g *G) closechan(c *Chan) error {
 		sg.g.param = sg
 		glist.push(sg.g)
 	}
-	for !glist.empty() {
-		g.goready(glist.pop())
-	}
-	return nil
+	return glist, nil
 }
 
 // Send sends v on c (c <- v), blocking until a receiver or buffer slot takes

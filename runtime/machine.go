@@ -261,6 +261,22 @@ func (m *Machine) cheaprandn(n uint32) uint32 { return m.rng.Uint32N(n) }
 // for callers (the language) that need randomness that replays with the seed.
 func (m *Machine) Rand(n uint32) uint32 { return m.cheaprandn(n) }
 
+// RandInt64N returns a seeded pseudo-random number in [0, n), n > 0, from
+// the run's one PRNG (a script's rand.intn).
+func (m *Machine) RandInt64N(n int64) int64 { return m.rng.Int64N(n) }
+
+// RandFloat64 returns a seeded pseudo-random number in [0, 1) from the
+// run's one PRNG.
+func (m *Machine) RandFloat64() float64 { return m.rng.Float64() }
+
+// RandExp returns a seeded exponentially distributed number of mean 1 from
+// the run's one PRNG.
+func (m *Machine) RandExp() float64 { return m.rng.ExpFloat64() }
+
+// RandNorm returns a seeded normally distributed number of mean 0 and
+// standard deviation 1 from the run's one PRNG.
+func (m *Machine) RandNorm() float64 { return m.rng.NormFloat64() }
+
 // emit counts one event and sends it to the tracer, if any. It is small
 // enough to be inlined: with tracing off, an event is one increment.
 func (m *Machine) emit(kind EventKind, pp *P, mp *M, gp *G, g2 *G, p2 int32, arg int64, reason string) {

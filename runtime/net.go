@@ -46,6 +46,7 @@ type network struct {
 	latency   int64
 	listeners map[int]*Listener // by port; looked up, never iterated
 	nextPort  int               // the next ephemeral port of a dial
+	traffics  []*Traffic        // the traffic sources, in the order they started
 }
 
 // netw returns the network, made on first use.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/schedlab/schedlab/internal/latency"
 	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/runtime"
 	"github.com/schedlab/schedlab/trace"
@@ -262,6 +263,17 @@ func runScript(host Host, filename string, src []byte, s *Settings, stdout, stde
 		}
 	}
 
+	var machine *runtime.Machine
+	if s.Stats {
+		onStart := opts.OnStart
+		opts.OnStart = func(m *runtime.Machine) {
+			if onStart != nil {
+				onStart(m)
+			}
+			machine = m
+		}
+	}
+
 	tracers := make([]runtime.Tracer, len(sinks))
 	for i, w := range sinks {
 		tracers[i] = w
@@ -269,6 +281,9 @@ func runScript(host Host, filename string, src []byte, s *Settings, stdout, stde
 	opts.Tracer = runtime.MultiTracer(tracers...)
 	res := prog.Run(opts)
 	code := res.ExitCode
+	if machine != nil {
+		writeStats(opts.Stderr, machine)
+	}
 	if lang.IsInterrupt(res) {
 		code = ExitInterrupted
 	}
@@ -446,4 +461,16 @@ func printRunHelp(w io.Writer, fs *flag.FlagSet) {
 // prints it.
 func RunHelp(w io.Writer) {
 	printRunHelp(w, newFlagSet(NewSettings()))
+}
+
+// writeStats writes --stats: each traffic source's table line, or a line
+// that says there was none.
+func writeStats(w io.Writer, m *runtime.Machine) {
+	rows := lang.TrafficRows(m)
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "schedlab: --stats: the run started no traffic")
+		return
+	}
+	fmt.Fprintln(w, "latency of each traffic source, virtual time:")
+	latency.WriteTable(w, rows)
 }

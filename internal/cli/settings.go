@@ -74,6 +74,7 @@ type Settings struct {
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
+	Stats       bool   // print each traffic source's latency percentiles on stderr after the run (--stats)
 	TraceFormat string // format of --trace on stdout: "text" or "json" (--trace-format)
 	TraceStates bool   // every casgstatus as a GoStatus event in the trace (--trace-states)
 	ChromeTrace string // file for the Chrome/Perfetto trace; "" for none (--chrome-trace)
@@ -124,6 +125,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(schedFlag{&s.Sched}, "sched", "run under the scheduler `VARIANT`: go (Go's own), central (one global queue under one lock, Go 1.0), handoff (hand a readied goroutine to a newly woken thread), eager (wake a thread on every ready while a P is idle), no-runnext, no-steal, runq=N (a local ring of N); see docs/variants.md")
 	fs.Var(&choice{&s.Perturb, PerturbModes}, "perturb", "vary the schedule from the seed: `none|timing|runnext|pct|all` (see schedlab help explore)")
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
+	fs.BoolVar(&s.Stats, "stats", s.Stats, "after the run, print on stderr each traffic source's requests sent, answered and failed, and its latency percentiles p50, p90, p99, p99.9 and max (HdrHistogram), in virtual time")
 	fs.BoolVar(&s.TraceStates, "trace-states", s.TraceStates, "add to the trace every change of a goroutine's status (casgstatus), such as GoStatus _Grunning→_Gwaiting reason=\"chan receive\", to follow runtime2.go's state machine edge by edge")
 	fs.StringVar(&s.ChromeTrace, "chrome-trace", s.ChromeTrace, "also write the run as a Chrome trace to `FILE`, for Perfetto or chrome://tracing")
 	fs.StringVar(&s.Timeline, "timeline", s.Timeline, "also write the run as an HTML timeline to `FILE`, to open in a browser")

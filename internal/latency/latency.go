@@ -1,0 +1,115 @@
+// Package latency summarises latencies: count, percentiles and maximum,
+// through an HdrHistogram (github.com/HdrHistogram/hdrhistogram-go), the
+// one histogram type of schedlab's traffic, the latency lab and stats().
+//
+// Values are virtual nanoseconds, recorded with three significant digits
+// from 1ns up to an hour; a value above that is counted at the top. The
+// maximum is exact (kept beside the histogram), the percentiles are the
+// histogram's: within 0.1% of the true value.
+package latency
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// highest is the largest latency the histogram tells apart: an hour.
+const highest = 3600 * 1000 * 1000 * 1000
+
+// Quantiles are the percentiles a Summary reports, in order.
+var Quantiles = []float64{50, 90, 99, 99.9}
+
+// A Summary is what a set of latencies comes to.
+type Summary struct {
+	Count int64
+	P     []int64 // the value at each of Quantiles, in ns
+	Max   int64
+}
+
+// Summarize returns the summary of vs (ns).
+func Summarize(vs []int64) Summary {
+	h := hdrhistogram.New(1, highest, 3)
+	s := Summary{Count: int64(len(vs))}
+	for _, v := range vs {
+		s.Max = max(s.Max, v)
+		if err := h.RecordValue(min(max(v, 1), highest)); err != nil {
+			panic(err) // within range by construction
+		}
+	}
+	for _, q := range Quantiles {
+		s.P = append(s.P, h.ValueAtQuantile(q))
+	}
+	return s
+}
+
+// Names returns the column names of Quantiles: p50, p90, p99, p99.9.
+func Names() []string {
+	var ns []string
+	for _, q := range Quantiles {
+		ns = append(ns, "p"+fmt.Sprint(q))
+	}
+	return ns
+}
+
+// Format writes a latency to the histogram's precision, three significant
+// digits, as Go writes a duration: 1.23ms, 870µs, 12.3s.
+func Format(ns int64) string {
+	p := int64(1)
+	for ns/p >= 1000 {
+		p *= 10
+	}
+	r := (ns + p/2) / p * p
+	return time.Duration(r).String()
+}
+
+// WriteTable writes one line per named summary, with aligned columns:
+// name, requests sent, answered, failed, then the percentiles and the
+// maximum, as Format writes them.
+func WriteTable(w io.Writer, rows []Row) error {
+	head := []string{"traffic", "sent", "done", "failed"}
+	head = append(head, Names()...)
+	head = append(head, "max")
+	cells := [][]string{head}
+	for _, r := range rows {
+		line := []string{r.Name, fmt.Sprint(r.Sent), fmt.Sprint(r.Summary.Count), fmt.Sprint(r.Failed)}
+		for _, p := range r.Summary.P {
+			line = append(line, Format(p))
+		}
+		cells = append(cells, append(line, Format(r.Summary.Max)))
+	}
+	width := make([]int, len(head))
+	for _, line := range cells {
+		for i, c := range line {
+			width[i] = max(width[i], len([]rune(c)))
+		}
+	}
+	for _, line := range cells {
+		for i, c := range line {
+			pad := width[i] - len([]rune(c))
+			sep := "  "
+			if i == len(line)-1 {
+				sep = "\n"
+			}
+			if i == 0 {
+				c += strings.Repeat(" ", pad)
+			} else {
+				c = strings.Repeat(" ", pad) + c
+			}
+			if _, err := io.WriteString(w, c+sep); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// A Row is one line of WriteTable.
+type Row struct {
+	Name         string
+	Sent, Failed int64
+	Summary      Summary
+}

@@ -1,0 +1,47 @@
+package latency
+
+import (
+	"strings"
+	"testing"
+)
+
+// The percentiles of 1..1000 µs are the histogram's, within its three
+// significant digits; the maximum is exact.
+func TestSummarize(t *testing.T) {
+	var vs []int64
+	for i := int64(1000); i >= 1; i-- {
+		vs = append(vs, i*1000)
+	}
+	vs = append(vs, 1234567) // the largest, exactly
+	s := Summarize(vs)
+	if s.Count != 1001 || s.Max != 1234567 {
+		t.Errorf("count %d max %d", s.Count, s.Max)
+	}
+	want := []int64{501_000, 901_000, 991_000, 1_000_000} // of 1001 values
+	for i, w := range want {
+		if d := s.P[i] - w; d < -w/500 || d > w/500 {
+			t.Errorf("%s = %d, want %d within 0.2%%", Names()[i], s.P[i], w)
+		}
+	}
+	if e := Summarize(nil); e.Count != 0 || e.Max != 0 || e.P[0] != 0 {
+		t.Errorf("empty: %+v", e)
+	}
+}
+
+func TestFormat(t *testing.T) {
+	for ns, want := range map[int64]string{0: "0s", 999: "999ns", 1234567: "1.23ms", 10397677: "10.4ms", 999_999: "1ms", 12_345_678_901: "12.3s"} {
+		if got := Format(ns); got != want {
+			t.Errorf("Format(%d) = %s, want %s", ns, got, want)
+		}
+	}
+}
+
+func TestWriteTable(t *testing.T) {
+	var b strings.Builder
+	WriteTable(&b, []Row{{Name: "1 :8080", Sent: 10, Failed: 1, Summary: Summarize([]int64{1000, 2000})}})
+	want := "traffic  sent  done  failed  p50  p90  p99  p99.9  max\n" +
+		"1 :8080    10     2       1  1µs  2µs  2µs    2µs  2µs\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
