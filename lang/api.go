@@ -97,6 +97,13 @@ type Options struct {
 	// the zero value is Go's own scheduler.
 	Sched runtime.Policy
 
+	// RuntimeMain starts the run as runtime.main does, with the runtime's
+	// own goroutines and the locked thread of its init before the
+	// script's main (runtime.Config.RuntimeMain, --startup=go); false
+	// starts main alone on M0 and P0 (--startup=bare), the command's
+	// default.
+	RuntimeMain bool
+
 	// For embedders and tests: Predeclared names are added to the
 	// builtins (and override them); OnThread is called with the Starlark
 	// thread of every goroutine before it runs any code.

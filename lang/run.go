@@ -176,6 +176,7 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		Quantum:       opts.Quantum,
 		TraceStates:   opts.TraceStates,
 		Sched:         opts.Sched,
+		RuntimeMain:   opts.RuntimeMain,
 	}
 }
 
