@@ -100,6 +100,12 @@ type Options struct {
 	// NetLatency is the one-way latency of the network between sockets
 	// (runtime.Config.NetLatency, --net-latency); 0 is the default.
 	NetLatency int64
+	// RuntimeMain starts the run as runtime.main does, with the runtime's
+	// own goroutines and the locked thread of its init before the
+	// script's main (runtime.Config.RuntimeMain, --startup=go); false
+	// starts main alone on M0 and P0 (--startup=bare), the command's
+	// default.
+	RuntimeMain bool
 
 	// For embedders and tests: Predeclared names are added to the
 	// builtins (and override them); OnThread is called with the Starlark

@@ -44,3 +44,17 @@ func BenchmarkSessionExec(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRunSmallStartup is BenchmarkRunSmall with runtime.main's
+// start-up (--startup=go): the difference is what the start-up costs.
+func BenchmarkRunSmallStartup(b *testing.B) {
+	src := []byte("c = chan()\nspawn(lambda: c.send(1))\nc.recv()\n")
+	opts := benchOptions()
+	opts.RuntimeMain = true
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := RunFile("small.star", src, opts); res.ExitCode != 0 {
+			b.Fatalf("exit %d", res.ExitCode)
+		}
+	}
+}

@@ -33,6 +33,27 @@ func TestFaithful(t *testing.T) { testFaithful(t, "testdata/faithful") }
 // next to its Go program and what that program printed.
 func TestGoByExample(t *testing.T) { testFaithful(t, "../examples/gobyexample") }
 
+// A faithfulRun is one way a twin runs.
+type faithfulRun struct {
+	name        string
+	costs       *runtime.Costs
+	runtimeMain bool
+}
+
+// faithfulRuns are the ways a twin runs: on the default profile and the
+// zero one, each without runtime.main's start-up (--startup=bare, the
+// command's default) and with it (--startup=go): Go 1.26 starts those
+// goroutines at GOMAXPROCS=1 too, and a single-P twin must match either way.
+func faithfulRuns() []faithfulRun {
+	var runs []faithfulRun
+	for _, costs := range []*runtime.Costs{runtime.DefaultCosts(), runtime.ZeroCosts()} {
+		for _, startup := range []string{"go", "bare"} {
+			runs = append(runs, faithfulRun{"costs=" + costs.Name + "/startup=" + startup, costs, startup == "go"})
+		}
+	}
+	return runs
+}
+
 // testFaithful checks every NAME.star of dir against NAME.want, and unless
 // -short, NAME.go under the real runtime against NAME.want.
 func testFaithful(t *testing.T, dir string) {
@@ -52,10 +73,10 @@ func testFaithful(t *testing.T, dir string) {
 			if err != nil {
 				t.Fatalf("%s has no .want: %v", star, err)
 			}
-			for _, costs := range []*runtime.Costs{runtime.DefaultCosts(), runtime.ZeroCosts()} {
-				t.Run("schedlab/costs="+costs.Name, func(t *testing.T) {
+			for _, run := range faithfulRuns() {
+				t.Run("schedlab/"+run.name, func(t *testing.T) {
 					var stdout, stderr bytes.Buffer
-					res := RunFile(star, nil, Options{Procs: 1, Costs: costs, Stdout: &stdout, Stderr: &stderr})
+					res := RunFile(star, nil, Options{Procs: 1, Costs: run.costs, RuntimeMain: run.runtimeMain, Stdout: &stdout, Stderr: &stderr})
 					if res.ExitCode != 0 {
 						t.Errorf("%s: exit status %d; stderr:\n%s", star, res.ExitCode, stderr.String())
 					} else if stderr.Len() != 0 {

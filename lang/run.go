@@ -177,6 +177,7 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		TraceStates:   opts.TraceStates,
 		Sched:         opts.Sched,
 		NetLatency:    opts.NetLatency,
+		RuntimeMain:   opts.RuntimeMain,
 	}
 }
 

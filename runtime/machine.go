@@ -23,10 +23,11 @@
 // the configuration and the seed.
 //
 // What the simulation leaves out: the garbage collector and its workers,
-// locked threads and cgo, stack growth, and the memory allocator's per-P
-// caches. What it keeps is everything that decides which G runs where and
-// when: the run queues, stealing, spinning Ms, syscall hand-off, sysmon's
-// retake and preemption, timers, the network poller, channels, select,
+// locked threads (but runtime.main's, startup.go) and cgo, stack growth,
+// and the memory allocator's per-P caches. What it keeps is everything
+// that decides which G runs where and when: the run queues, stealing,
+// spinning Ms, syscall hand-off, sysmon's retake and preemption, timers,
+// the network poller, channels, select,
 // semaphores, and the G state machine.
 //
 // The world outside the process (other hosts, the network between them)
@@ -97,6 +98,10 @@ type Config struct {
 	// NetLatency is the one-way latency of the network between two
 	// sockets (net.go); 0 means DefaultNetLatency.
 	NetLatency int64
+	// RuntimeMain starts G1 as runtime.main does, with the runtime's own
+	// goroutines and the locked M0 of its init, before the program's main
+	// (startup.go, --startup=go); false starts main alone on M0 and P0.
+	RuntimeMain bool
 }
 
 // Outcome says how a run ended.
@@ -323,13 +328,16 @@ func (m *Machine) Start(main Func) *G {
 	mp := m.newm()
 	m.pidleRemove(pp)
 	m.acquirep(mp, pp)
+	if m.cfg.RuntimeMain {
+		main = runtimeMain(main)
+	}
 	gp := m.newproc1(main, nil, pp, "main")
 	m.mainG = gp
 	// G1 goes on the ring, not in runnext, so that P0's schedtick is 1
-	// when main starts. In a real program the runtime's own goroutines
-	// (bgsweep, bgscavenge, forcegc) run and park before main.main, so the
-	// first trip through findRunnable after main blocks is never the
-	// 61st-tick one; starting at schedtick 0 would make it so.
+	// when it starts, as runtime.main's is (newproc puts G1 on the ring
+	// in schedinit; schedule's first trip counts one tick). Without
+	// runtime.main's start-up, starting at schedtick 0 would make main's
+	// first block the 61st-tick trip that looks at the global queue.
 	m.runqput(pp, gp, false)
 	m.scheduleAfter(mp, 0)
 	m.result.Outcome = Running
@@ -664,10 +672,25 @@ func (m *Machine) Counters() []Counter {
 	}
 }
 
-// Goroutines returns every goroutine that is not dead, in id order.
-func (m *Machine) Goroutines() []*G {
+// Goroutines returns every goroutine of the program that is not dead, in
+// id order: not the runtime's own (startup.go), which Go's tracebacks and
+// NumGoroutine leave out too.
+func (m *Machine) Goroutines() []*G { return m.goroutines(false) }
+
+// AllGoroutines is Goroutines with the runtime's own goroutines, for views
+// of the scheduler (scheddetail, :gs), where they take queue slots and Ms.
+func (m *Machine) AllGoroutines() []*G { return m.goroutines(true) }
+
+// System reports whether g is one of the runtime's own goroutines
+// (runtime.main's, startup.go). Mirrors isSystemGoroutine.
+func (g *G) System() bool { return g.system }
+
+func (m *Machine) goroutines(system bool) []*G {
 	var gs []*G
 	for _, gp := range m.allg {
+		if gp.system && !system {
+			continue
+		}
 		if gp.status != Gdead && gp.status != Gidle {
 			gs = append(gs, gp)
 		}

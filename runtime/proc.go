@@ -420,6 +420,10 @@ func (m *Machine) scheduleAfter(mp *M, d int64) {
 
 // schedule finds a runnable G for mp and runs it. Mirrors schedule.
 func (m *Machine) schedule(mp *M) {
+	if gp := mp.lockedg; gp != nil && mp.curg == nil {
+		m.scheduleLocked(mp, gp)
+		return
+	}
 	if mp.nextp != nil {
 		pp := mp.nextp
 		mp.nextp = nil
@@ -466,6 +470,10 @@ func (m *Machine) schedule(mp *M) {
 	mp.napP, mp.napG = nil, nil
 	if mp.spinning {
 		m.resetspinning(mp)
+	}
+	if gp.lockedm != nil && gp.lockedm != mp {
+		m.startlockedm(mp, gp)
+		return
 	}
 	m.execute(mp, gp, inheritTime)
 }
@@ -738,7 +746,9 @@ func (m *Machine) goexit0(gp *G) {
 	mp := gp.mp
 	pp := mp.p
 	casgstatus(gp, Grunning, Gdead)
-	m.ngalive--
+	if !gp.system {
+		m.ngalive--
+	}
 	if len(m.coroFree) < coroFreeMax {
 		m.coroFree = append(m.coroFree, gp.co)
 	} else {
@@ -820,6 +830,12 @@ func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
 		gp.co = newPooledCoro(body)
 	}
 	casgstatus(gp, Gdead, Grunnable)
+	if isSystemGoroutine(name) {
+		// Not a goroutine the program counts (NumGoroutine leaves out
+		// sched.ngsys) or its limit.
+		gp.system = true
+		return gp
+	}
 	m.ngalive++
 	m.stats.Goroutines++
 	if m.ngalive > m.stats.MaxGoroutines {

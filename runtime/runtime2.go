@@ -51,6 +51,8 @@ type G struct {
 	created    int64  // virtual time of creation
 	runtime    int64  // ns spent running (work)
 	readyP     int32  // 1 + the P of the G that readied it, until it runs; 0 if none (SchedStats.ReadiedLocal)
+	lockedm    *M     // the M this G is locked to (lockOSThread), nil if none
+	system     bool   // one of runtime.main's own goroutines (isSystemGoroutine): not counted, not dumped
 	Data       any    // the language's own per-goroutine data (its thread)
 }
 
@@ -81,6 +83,15 @@ func (g *G) Machine() *Machine { return g.m }
 func (g *G) P() int {
 	if pp := g.curP(); pp != nil {
 		return int(pp.id)
+	}
+	return -1
+}
+
+// LockedM returns the id of the M the goroutine is locked to
+// (lockOSThread), or -1.
+func (g *G) LockedM() int {
+	if g.lockedm != nil {
+		return int(g.lockedm.id)
 	}
 	return -1
 }
@@ -123,6 +134,14 @@ type M struct {
 	stallAt    int64 // when its next stall is due (Perturb.Stalls), 0 before its first
 	woken      bool  // started by startm and has not run a G since (SchedStats.SpuriousWakes)
 	polled     gList // Gs found by its netpoll on its way back from blocking in it, for schedule to run (netpoll.go)
+
+	// A locked M runs only its lockedg (lockOSThread). While lockedg
+	// cannot run, the M sleeps in stoplockedm, lockedIdle set, holding
+	// nothing; startlockedm hands it a P and sets lockedWake, and its
+	// next schedule runs lockedg at once.
+	lockedg    *G
+	lockedIdle bool
+	lockedWake bool
 }
 
 // A P is a processor: the right to run Go code, with its run queue.

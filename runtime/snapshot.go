@@ -29,6 +29,11 @@ type MState struct {
 	// -1 once sysmon has retaken it (retake, handoffp) or for an M not in
 	// a syscall.
 	SyscallP int
+	// Locked is a locked M asleep in stoplockedm until its G can run
+	// again (lockOSThread, startup.go).
+	Locked bool
+	// LockedG is the G locked to the M (lockOSThread), 0 if none.
+	LockedG int64
 }
 
 // Activity says what the M is doing, in the words of proc.go's model: an M
@@ -42,6 +47,7 @@ type MState struct {
 //	"schedule"       on g0, holding a P, in schedule but not spinning
 //	"idle"           parked on the idle M list (stopm), holding nothing
 //	"starting"       woken by startm with a P to take (nextp), not yet running
+//	"locked"         locked to a G that cannot run, asleep in stoplockedm, holding nothing
 //
 // The REPL's :ms and the playground's picture show this word; there is one
 // definition, here.
@@ -57,6 +63,8 @@ func (ms *MState) Activity() string {
 		return "spinning"
 	case ms.Idle:
 		return "idle"
+	case ms.Locked:
+		return "locked"
 	case ms.P >= 0:
 		return "schedule"
 	}
@@ -110,7 +118,7 @@ func (m *Machine) Snapshot() *Snapshot {
 		s.Ps = append(s.Ps, ps)
 	}
 	for _, mp := range m.allm {
-		ms := MState{ID: int(mp.id), P: -1, SyscallP: -1, Spinning: mp.spinning, Idle: mp.idle, Syscall: mp.syscall}
+		ms := MState{ID: int(mp.id), P: -1, SyscallP: -1, Spinning: mp.spinning, Idle: mp.idle, Syscall: mp.syscall, Locked: mp.lockedIdle && !mp.lockedWake}
 		if mp.syscall && mp.oldp != nil && mp.oldp.status == Psyscall && mp.oldp.syscalltick == mp.syscalltick {
 			ms.SyscallP = int(mp.oldp.id)
 		}
@@ -119,6 +127,9 @@ func (m *Machine) Snapshot() *Snapshot {
 		}
 		if mp.curg != nil {
 			ms.Curg = mp.curg.goid
+		}
+		if mp.lockedg != nil {
+			ms.LockedG = mp.lockedg.goid
 		}
 		s.Ms = append(s.Ms, ms)
 	}
@@ -207,7 +218,7 @@ func (m *Machine) CheckInvariants() error {
 		_, queued := where[gp]
 		switch gp.status {
 		case Grunnable:
-			if !queued {
+			if !queued && !(gp.lockedm != nil && gp.lockedm.lockedWake) {
 				return fmt.Errorf("invariant: G%d is runnable but on no run queue (lost)", gp.goid)
 			}
 		case Gwaiting, Gdead, Gleaked:

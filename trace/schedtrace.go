@@ -49,10 +49,12 @@
 //
 // What the simulator does not have is printed as its closest honest value,
 // always the same: needspinning=0; in the detail lines gcwaiting=false,
-// nmidlelocked=0, stopwait=0, sysmonwait=false, and for every M
-// mallocing=0 throwing=0 preemptoff= locks=0 dying=0 lockedg=nil, for every
-// G lockedm=nil. blocked=true means the M is parked (stopm), as Go's
-// notesleep sets it. A P's status is the simulator's (0 idle, 1 running, 2
+// stopwait=0, sysmonwait=false, and for every M mallocing=0 throwing=0
+// preemptoff= locks=0 dying=0. blocked=true means the M is parked (stopm,
+// or stoplockedm for a locked M, which nmidlelocked counts), as Go's
+// notesleep sets it; lockedg and lockedm name runtime.main's G1 and M0
+// while its init runs locked (runtime/startup.go). The G lines include
+// the runtime's own goroutines, as Go's do. A P's status is the simulator's (0 idle, 1 running, 2
 // syscall, 3 gcstop, 4 dead, Go's numbers); Go 1.26 itself no longer puts
 // a P in _Psyscall. A G's wait reason is shown only while it waits (Go
 // keeps the last one). The G lines list the goroutines that are not dead,
@@ -88,7 +90,7 @@ type SchedSource interface {
 
 // goroutineSource is a SchedSource that can list its goroutines.
 type goroutineSource interface {
-	Goroutines() []*runtime.G
+	AllGoroutines() []*runtime.G
 }
 
 // SnapshotFunc adapts a function to the SchedSource interface.
@@ -220,7 +222,7 @@ func (s *SchedTrace) Flush() error { return s.err }
 // can list them.
 func (s *SchedTrace) goroutines() []*runtime.G {
 	if gsrc, ok := s.src.(goroutineSource); ok {
-		return gsrc.Goroutines()
+		return gsrc.AllGoroutines()
 	}
 	return nil
 }
@@ -237,10 +239,13 @@ func (s *SchedTrace) write(b []byte) {
 // labelled with virtual time t (ns). gs are the goroutines for the G lines
 // of the detailed form. It mirrors schedtrace in proc.go line by line.
 func appendSchedTrace(b []byte, snap *runtime.Snapshot, t int64, detailed bool, gs []*runtime.G) []byte {
-	nmidle := 0
+	nmidle, nmidlelocked := 0, 0
 	for _, m := range snap.Ms {
 		if m.Idle {
 			nmidle++
+		}
+		if m.Locked {
+			nmidlelocked++
 		}
 	}
 	b = append(b, "SCHED "...)
@@ -258,7 +263,9 @@ func appendSchedTrace(b []byte, snap *runtime.Snapshot, t int64, detailed bool, 
 	b = append(b, " runqueue="...)
 	b = strconv.AppendInt(b, int64(len(snap.GlobalRunq)), 10)
 	if detailed {
-		b = append(b, " gcwaiting=false nmidlelocked=0 stopwait=0 sysmonwait=false\n"...)
+		b = append(b, " gcwaiting=false nmidlelocked="...)
+		b = strconv.AppendInt(b, int64(nmidlelocked), 10)
+		b = append(b, " stopwait=0 sysmonwait=false\n"...)
 	}
 	for i, p := range snap.Ps {
 		// runqsize is the ring's length, t-h: runnext is not counted.
@@ -312,8 +319,10 @@ func appendSchedTrace(b []byte, snap *runtime.Snapshot, t int64, detailed bool, 
 		b = append(b, " mallocing=0 throwing=0 preemptoff= locks=0 dying=0 spinning="...)
 		b = strconv.AppendBool(b, m.Spinning)
 		b = append(b, " blocked="...)
-		b = strconv.AppendBool(b, m.Idle)
-		b = append(b, " lockedg=nil\n"...)
+		b = strconv.AppendBool(b, m.Idle || m.Locked)
+		b = append(b, " lockedg="...)
+		b = appendIDOrNil(b, m.LockedG, m.LockedG == 0)
+		b = append(b, '\n')
 	}
 
 	for _, g := range gs {
@@ -333,7 +342,10 @@ func appendSchedTrace(b []byte, snap *runtime.Snapshot, t int64, detailed bool, 
 			}
 		}
 		b = appendIDOrNil(b, int64(m), m < 0)
-		b = append(b, " lockedm=nil\n"...)
+		b = append(b, " lockedm="...)
+		lm := g.LockedM()
+		b = appendIDOrNil(b, int64(lm), lm < 0)
+		b = append(b, '\n')
 	}
 	return b
 }

@@ -14,7 +14,7 @@
 //
 // Run it from the repository's root:
 //
-//	go run ./bench/faithfulness [-runs 2000] [-check] [program...]
+//	go run ./bench/faithfulness [-runs 2000] [-startup bare|go] [-check] [program...]
 //
 // It builds schedlab from the working tree (or uses -schedlab), runs it as a
 // user would, prints a Markdown table on stdout and progress on stderr.
@@ -50,6 +50,7 @@ type config struct {
 	schedlab string  // the command
 	runs     int     // explore --runs
 	perturb  string  // explore --perturb
+	startup  string  // run's and explore's --startup
 	minFreq  float64 // the 0.5% threshold
 	stderr   io.Writer
 }
@@ -62,6 +63,7 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.schedlab, "schedlab", "", "the schedlab `command` to measure (default: go build ./cmd/schedlab from the working tree)")
 	fs.IntVar(&cfg.runs, "runs", 2000, "explore `N` runs of each twin")
 	fs.StringVar(&cfg.perturb, "perturb", "timing", "explore's --perturb `mode`")
+	fs.StringVar(&cfg.startup, "startup", "bare", "the `start-up` of every run and sweep (--startup): bare, or go for runtime.main's")
 	fs.Float64Var(&cfg.minFreq, "min", 0.005, "the `frequency` from which an outcome counts for found and unsound")
 	check := fs.Bool("check", false, "exit 1 unless every target is met")
 	fs.Usage = func() {
@@ -165,14 +167,14 @@ func measure(cfg *config, name string, procs int) (row, error) {
 	star := filepath.Join(cfg.dir, "corpus", name+".star")
 	p := strconv.Itoa(procs)
 
-	out, err := runOutcome(cfg, "", "run", "--procs", p, star)
+	out, err := runOutcome(cfg, "", "run", "--procs", p, "--startup="+cfg.startup, star)
 	if err != nil {
 		return r, err
 	}
 	r.Default = out
 
 	var js bytes.Buffer
-	cmd := exec.Command(cfg.schedlab, "explore", "--json", "--runs", strconv.Itoa(cfg.runs), "--procs", p, "--perturb="+cfg.perturb, star)
+	cmd := exec.Command(cfg.schedlab, "explore", "--json", "--runs", strconv.Itoa(cfg.runs), "--procs", p, "--perturb="+cfg.perturb, "--startup="+cfg.startup, star)
 	cmd.Stdout = &js
 	cmd.Stderr = io.Discard
 	if err := cmd.Run(); err != nil {
@@ -260,8 +262,12 @@ func writeReport(w io.Writer, cfg *config, rows []row) bool {
 	if len(rows) > 0 {
 		mean = tvdSum / float64(len(rows))
 	}
-	fmt.Fprintf(w, "\nmodal outcome %d/%d · Go outcomes found %d/%d · unsound %d · mean TVD %.3f (explore --runs %d --perturb=%s; Go: %s pooled)\n",
-		modal, len(rows), found, wanted, unsound, mean, cfg.runs, cfg.perturb, strings.Join(recordingRuns, "+"))
+	startup := ""
+	if cfg.startup != "bare" {
+		startup = " --startup=" + cfg.startup
+	}
+	fmt.Fprintf(w, "\nmodal outcome %d/%d · Go outcomes found %d/%d · unsound %d · mean TVD %.3f (explore --runs %d --perturb=%s%s; Go: %s pooled)\n",
+		modal, len(rows), found, wanted, unsound, mean, cfg.runs, cfg.perturb, startup, strings.Join(recordingRuns, "+"))
 	met := modal == len(rows) && found == wanted && unsound == 0 && mean <= 0.10
 	fmt.Fprintf(w, "targets (every mode, every outcome found, none unsound, mean TVD ≤ 0.10): %s\n", map[bool]string{true: "met", false: "not met"}[met])
 

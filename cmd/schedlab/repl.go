@@ -13,7 +13,7 @@ import (
 )
 
 // replSynopsis is the one-line usage of `schedlab repl`.
-const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--costs FILE|default|zero] [--sched VARIANT] [--trace-states] [--max-memory SIZE] [--echo] [script.star]"
+const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--costs FILE|default|zero] [--sched VARIANT] [--startup bare|go] [--trace-states] [--max-memory SIZE] [--echo] [script.star]"
 
 // replCmd is `schedlab repl`: the interactive shell on the terminal, or
 // the same statements and commands read from a file or pipe, without
@@ -21,8 +21,8 @@ const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [-
 func replCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	s := cli.NewSettings() // the world's settings; --costs, --sched and --trace-states go straight in
-	s.RegisterFlags(fs, "costs", "sched", "trace-states")
+	s := cli.NewSettings() // the world's settings; --costs, --sched, --startup and --trace-states go straight in
+	s.RegisterFlags(fs, "costs", "sched", "startup", "trace-states")
 	procs := fs.Int("procs", 1, "number of Ps (GOMAXPROCS) at start, from 1 to 1024")
 	seed := fs.Uint64("seed", 1, "seed of the world's one PRNG (steal order, select)")
 	preempt := onOffFlag(true)
@@ -121,6 +121,10 @@ Flags:
   --sched VARIANT   the world's scheduler variant: go (default), central,
                     handoff, eager, no-runnext, no-steal, runq=N
                     (docs/variants.md)
+  --startup bare|go how the world starts: bare (default) starts G1 alone on
+                    M0 and P0, the textbook start; go runs runtime.main's
+                    start-up first, its own goroutines and the threads they
+                    woke, as every Go program starts (docs/runtime.md)
   --max-memory SIZE interrupt a statement, :step or :run when the process
                     holds more than SIZE, such as 512MiB (0: no limit;
                     default 4GiB); the world stays

@@ -19,7 +19,8 @@ import (
 // trace parses, passes the format checks and carries every event; the
 // timeline page is self-contained and holds every event; and stderr has
 // one schedtrace line per millisecond of the run, plus the detailed dump
-// when the run dies.
+// when the run dies. Each example runs as its header sets it and again
+// with runtime.main's start-up (--startup=go).
 func TestViewsOnEveryExample(t *testing.T) {
 	examples, err := filepath.Glob("../../examples/*.star")
 	if err != nil {
@@ -29,62 +30,64 @@ func TestViewsOnEveryExample(t *testing.T) {
 		t.Fatal("no examples found")
 	}
 	for _, ex := range examples {
-		name := strings.TrimSuffix(filepath.Base(ex), ".star")
-		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			text, _, textCode := schedlab(t, "run", "--trace", ex)
+		for _, startup := range []string{"bare", "go"} {
+			name := strings.TrimSuffix(filepath.Base(ex), ".star")
+			t.Run(name+"/startup="+startup, func(t *testing.T) {
+				dir := t.TempDir()
+				text, _, textCode := schedlab(t, "run", "--trace", "--startup="+startup, ex)
 
-			chromeFile := filepath.Join(dir, name+".json")
-			pageFile := filepath.Join(dir, name+".html")
-			jsonl, stderr, code := schedlab(t, "run", "--trace", "--trace-format=json",
-				"--chrome-trace="+chromeFile, "--timeline="+pageFile, "--schedtrace=1ms", ex)
-			if code != textCode {
-				t.Fatalf("exit status %d with the views, %d with --trace alone\nstderr:\n%s", code, textCode, stderr)
-			}
-
-			// JSON lines: as many events as the text trace, where
-			// the text shows the program's output (Print) as itself.
-			header, evs, err := tracetest.ReadJSON([]byte(jsonl))
-			if err != nil {
-				t.Fatalf("JSON lines: %v", err)
-			}
-			if header["schedlab_trace"] != 1.0 {
-				t.Errorf("JSON header = %v", header)
-			}
-			prints := 0
-			for i, ev := range evs {
-				if ev.Seq != uint64(i+1) {
-					t.Fatalf("JSON event %d has seq %d", i+1, ev.Seq)
+				chromeFile := filepath.Join(dir, name+".json")
+				pageFile := filepath.Join(dir, name+".html")
+				jsonl, stderr, code := schedlab(t, "run", "--trace", "--startup="+startup, "--trace-format=json",
+					"--chrome-trace="+chromeFile, "--timeline="+pageFile, "--schedtrace=1ms", ex)
+				if code != textCode {
+					t.Fatalf("exit status %d with the views, %d with --trace alone\nstderr:\n%s", code, textCode, stderr)
 				}
-				if ev.Kind == runtime.EvPrint {
-					prints++
+
+				// JSON lines: as many events as the text trace, where
+				// the text shows the program's output (Print) as itself.
+				header, evs, err := tracetest.ReadJSON([]byte(jsonl))
+				if err != nil {
+					t.Fatalf("JSON lines: %v", err)
 				}
-			}
-			if n := tracetest.TextEvents([]byte(text)); len(evs)-prints != n {
-				t.Errorf("JSON lines hold %d events besides %d prints, the text trace %d", len(evs)-prints, prints, n)
-			}
-			if len(evs) == 0 {
-				t.Fatal("no events")
-			}
+				if header["schedlab_trace"] != 1.0 {
+					t.Errorf("JSON header = %v", header)
+				}
+				prints := 0
+				for i, ev := range evs {
+					if ev.Seq != uint64(i+1) {
+						t.Fatalf("JSON event %d has seq %d", i+1, ev.Seq)
+					}
+					if ev.Kind == runtime.EvPrint {
+						prints++
+					}
+				}
+				if n := tracetest.TextEvents([]byte(text)); len(evs)-prints != n {
+					t.Errorf("JSON lines hold %d events besides %d prints, the text trace %d", len(evs)-prints, prints, n)
+				}
+				if len(evs) == 0 {
+					t.Fatal("no events")
+				}
 
-			chrome, err := os.ReadFile(chromeFile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := tracetest.CheckChrome(chrome, evs); err != nil {
-				t.Errorf("Chrome trace %s:\n%v", chromeFile, err)
-			}
+				chrome, err := os.ReadFile(chromeFile)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := tracetest.CheckChrome(chrome, evs); err != nil {
+					t.Errorf("Chrome trace %s:\n%v", chromeFile, err)
+				}
 
-			page, err := os.ReadFile(pageFile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := tracetest.CheckTimeline(page, evs); err != nil {
-				t.Errorf("timeline %s:\n%v", pageFile, err)
-			}
+				page, err := os.ReadFile(pageFile)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := tracetest.CheckTimeline(page, evs); err != nil {
+					t.Errorf("timeline %s:\n%v", pageFile, err)
+				}
 
-			checkSchedTrace(t, stderr, evs[len(evs)-1].Time, code)
-		})
+				checkSchedTrace(t, stderr, evs[len(evs)-1].Time, code)
+			})
+		}
 	}
 }
 

@@ -110,6 +110,9 @@ func Compare(args []string, stdout, stderr io.Writer) int {
 		s.Sched = name
 		if i == 0 {
 			header = fmt.Sprintf("procs %d, seed %d, costs %s", s.Procs, s.Seed, s.Costs)
+			if s.Startup != "bare" {
+				header += ", startup " + s.Startup
+			}
 		}
 		var runErr bytes.Buffer
 		opts := s.Options(Host{}, filename, io.Discard, &runErr)

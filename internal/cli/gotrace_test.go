@@ -57,12 +57,13 @@ func runGoTrace(t *testing.T, script string, extra ...string) ([]byte, []runtime
 // TestGoTraceExamples writes every example as a Go execution trace and
 // reads it with golang.org/x/exp/trace, which validates every transition
 // as go tool trace does: each goroutine must go through the states of the
-// run, in its order. Each example runs as its header sets it and again on
+// run, in its order. Each example runs as its header sets it, again on
 // 4 Ps (the playground's second run), where syscalls lose and take back
-// their Ps in more ways.
+// their Ps in more ways, and with runtime.main's start-up on 2 Ps, where
+// the runtime's goroutines park and the locked M0 hands its P off.
 func TestGoTraceExamples(t *testing.T) {
 	for _, script := range examples(t) {
-		for _, extra := range [][]string{nil, {"--procs", "4", "--seed", "7"}} {
+		for _, extra := range [][]string{nil, {"--procs", "4", "--seed", "7"}, {"--procs", "2", "--startup", "go"}} {
 			t.Run(strings.TrimSuffix(filepath.Base(script), ".star")+strings.Join(extra, ""), func(t *testing.T) {
 				data, evs := runGoTrace(t, script, extra...)
 				if err := tracetest.CheckGoTrace(data, evs); err != nil {
@@ -75,18 +76,22 @@ func TestGoTraceExamples(t *testing.T) {
 
 // TestGoTraceGenerations cuts every example's trace into generations of a
 // few events each: every generation opens with the status of each P and
-// live G, which the reader checks against what it knows.
+// live G, which the reader checks against what it knows; also with
+// runtime.main's start-up, whose system goroutines and locked M0 are in
+// those statuses.
 func TestGoTraceGenerations(t *testing.T) {
 	old := goTraceGenerationEvents
 	goTraceGenerationEvents = 7
 	defer func() { goTraceGenerationEvents = old }()
 	for _, script := range examples(t) {
-		t.Run(strings.TrimSuffix(filepath.Base(script), ".star"), func(t *testing.T) {
-			data, evs := runGoTrace(t, script)
-			if err := tracetest.CheckGoTrace(data, evs); err != nil {
-				t.Errorf("%s: %v", script, err)
-			}
-		})
+		for _, extra := range [][]string{nil, {"--startup", "go"}} {
+			t.Run(strings.TrimSuffix(filepath.Base(script), ".star")+strings.Join(extra, ""), func(t *testing.T) {
+				data, evs := runGoTrace(t, script, extra...)
+				if err := tracetest.CheckGoTrace(data, evs); err != nil {
+					t.Errorf("%s %v: %v", script, extra, err)
+				}
+			})
+		}
 	}
 }
 

@@ -71,6 +71,7 @@ type Settings struct {
 	Costs         string        // the costs profile: "default", "zero" or a file (--costs)
 	Sched         string        // the scheduler variant, one of runtime.PolicyNames; "go" is Go's own (--sched)
 	NetLatency    int64         // one-way network latency in virtual ns; 0 means runtime.DefaultNetLatency (--net-latency)
+	Startup       string        // how the run starts: "go" (runtime.main's start-up) or "bare" (--startup)
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
@@ -104,6 +105,7 @@ func NewSettings() *Settings {
 		Perturb:     "none",
 		Costs:       CostsDefault,
 		Sched:       "go",
+		Startup:     "bare",
 		set:         map[string]bool{},
 	}
 }
@@ -123,6 +125,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var((*byteSize)(&s.MaxMemory), "max-memory", "stop the run when the process holds more than `SIZE` of memory, such as 512MiB or 8GiB (0: no limit)")
 	fs.Var(costsFlag{s}, "costs", "charge virtual time for code, spawns, switches, thread wake-ups, syscalls and timers from the costs profile `FILE`; default: the profile measured from real Go that ships with schedlab; zero: everything free but work, syscall, sleep and timers (the textbook model)")
 	fs.Var(schedFlag{&s.Sched}, "sched", "run under the scheduler `VARIANT`: go (Go's own), central (one global queue under one lock, Go 1.0), handoff (hand a readied goroutine to a newly woken thread), eager (wake a thread on every ready while a P is idle), no-runnext, no-steal, runq=N (a local ring of N); see docs/variants.md")
+	fs.Var(&choice{&s.Startup, []string{"go", "bare"}}, "startup", "how the run starts (`bare|go`): bare starts main alone on M0 and P0, the textbook start; go runs runtime.main's start-up first (its own goroutines, queued and parked, and the threads their spawns woke), as every Go program starts (see docs/runtime.md)")
 	fs.Var(&choice{&s.Perturb, PerturbModes}, "perturb", "vary the schedule from the seed: `none|timing|runnext|pct|all` (see schedlab help explore)")
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
 	fs.BoolVar(&s.Stats, "stats", s.Stats, "after the run, print on stderr each traffic source's requests sent, answered and failed, and its latency percentiles p50, p90, p99, p99.9 and max (HdrHistogram), in virtual time")
@@ -142,8 +145,9 @@ func (s *Settings) register(fs *flag.FlagSet) {
 var fileFlags = []string{"chrome-trace", "timeline", "go-trace"}
 
 // Header returns the trace header for these settings: the format version,
-// then procs, seed, preempt and the costs profile, the perturbation unless
-// it is none, then every limit that was set, always in this order.
+// then procs, seed, preempt and the costs profile, the scheduler variant
+// unless it is Go's own, the start-up unless it is bare, the perturbation
+// unless it is none, then every limit that was set, always in this order.
 func (s *Settings) Header() trace.Header {
 	kv := []trace.KV{
 		{Key: "procs", Value: strconv.Itoa(s.Procs)},
@@ -153,6 +157,9 @@ func (s *Settings) Header() trace.Header {
 	}
 	if s.Sched != "go" {
 		kv = append(kv, trace.KV{Key: "sched", Value: s.Sched})
+	}
+	if s.Startup != "bare" {
+		kv = append(kv, trace.KV{Key: "startup", Value: s.Startup})
 	}
 	if s.NetLatency != 0 {
 		kv = append(kv, trace.KV{Key: "net-latency", Value: runtime.FormatDuration(s.NetLatency)})
@@ -382,6 +389,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		Costs:         s.CostsProfile(),
 		TraceStates:   s.TraceStates,
 		Sched:         s.Policy(),
+		RuntimeMain:   s.Startup == "go",
 	}
 	if h.OwnsProcess && s.MaxMemory > 0 {
 		// The garbage collector's soft limit: collect harder near the

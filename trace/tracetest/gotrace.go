@@ -76,8 +76,22 @@ func GoStepsOfTrace(evs []xtrace.Event) map[int64][]GoStep {
 func GoStepsOfEvents(events []runtime.Event) map[int64][]GoStep {
 	steps := make(map[int64][]GoStep)
 	add := func(g int64, state, reason string) { steps[g] = append(steps[g], GoStep{state, reason}) }
+	onP := make(map[int64]int32) // the P each running G runs on
 	for _, ev := range events {
 		switch ev.Kind {
+		case runtime.EvGoStart, runtime.EvGoSyscallEnd:
+			onP[ev.G] = ev.P
+		}
+		switch ev.Kind {
+		case runtime.EvProcResize:
+			if p, ok := onP[ev.G]; ok && ev.G != 0 && p >= ev.P2 {
+				// The caller's P is cut off and it goes on on P0:
+				// procresize traces it descheduled and scheduled
+				// again (exectrace's ProcStart).
+				add(ev.G, "Runnable", "runtime.Gosched")
+				add(ev.G, "Running", "")
+				onP[ev.G] = 0
+			}
 		case runtime.EvGoCreate:
 			add(ev.G2, "Runnable", "")
 		case runtime.EvGoStart:
