@@ -430,3 +430,35 @@ for i in range(M):
         gosched()
 measure()
 `
+
+// BenchmarkServer is bench/netspeed/server.star: a goroutine-per-connection
+// echo server and 64 closed-loop clients from outside the process (issue
+// 27). One op is one request: the client's send, the arrival, a netpoll
+// that readies the handler, its read and write, the reply's arrival.
+func BenchmarkServer(b *testing.B) {
+	benchRun(b, serverSrc, benchOptions(), nil)
+}
+
+// serverSrc is the script of BenchmarkServer, with N requests.
+const serverSrc = `
+l = listen(":8080")
+
+def handle(c):
+    while True:
+        req = c.read()
+        if req == None:
+            break
+        c.write(req.id)
+    c.close()
+
+def serve():
+    while True:
+        spawn(handle, l.accept())
+
+spawn(serve)
+reset_timer()
+t = traffic(":8080", think=0, conns=64, n=N)
+t.wait()
+if t.answered != N:
+    fail("answered %d of %d" % (t.answered, N))
+`

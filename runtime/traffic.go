@@ -158,7 +158,9 @@ func (g *G) StartTraffic(cfg TrafficConfig) (*Traffic, error) {
 			tr.pool = append(tr.pool, tr.connect())
 		}
 		for _, c := range tr.pool {
-			tr.issueOn(c)
+			if tr.more() {
+				tr.issueOn(c)
+			}
 		}
 	} else {
 		m.after(0, action{kind: actWorld, fn: tr.arrive})
