@@ -51,7 +51,9 @@ func (e *NetError) Attr(name string) (starlark.Value, error) {
 	case "refused":
 		return starlark.Bool(e.err.Refused()), nil
 	}
-	return nil, nil
+	// A method of a connection or listener called on the error that came
+	// back instead of one: say so, as Go's err != nil check would.
+	return nil, fmt.Errorf("error has no .%s: the value is the error %q, not a connection (check is_error(v) first)", name, e.err.Error())
 }
 
 // netResult turns an engine error into the script's error value, or a

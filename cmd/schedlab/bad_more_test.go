@@ -123,6 +123,16 @@ var moreBadCases = []badCase{
 	{"with_deadline(background(), minint64)", run("$SCRATCH/deadline_minint.star"), 0, nil, "(-9223372036854775808, True) context deadline exceeded\n"},
 	{"every cost 2^63-1, 2 Ps", run("$SCRATCH/spawn_one.star", "--procs=2", "--costs=$SCRATCH/huge.json"), 2, []string{`^schedlab: virtual time limit of 2562047h47m16.854775807s reached: the end of the virtual clock`}, ""},
 	{"golden with CRLF that differs", []string{"test", "$SCRATCH/crlf_diff.star"}, 1, nil, "*line endings differ*"},
+
+	// The network (issue 27, item 8).
+	{"two listeners on one port", run("listen_twice.star"), 2, []string{`^panic: listen: listen tcp localhost:80: bind: address already in use$`, `listen_twice\.star:2:11: in <toplevel>$`}, ""},
+	{"traffic with rate 0", run("traffic_rate_zero.star"), 2, []string{`^panic: traffic: rate 0: want a positive number of requests per second$`, `traffic_rate_zero\.star:1:8: in <toplevel>$`}, ""},
+	{"traffic with n < 0", run("traffic_n_negative.star"), 2, []string{`^panic: traffic: n -1: want at least 0 requests$`, `traffic_n_negative\.star:1:8`}, ""},
+	{"traffic with an unknown arrival", run("traffic_arrival.star"), 2, []string{`^panic: traffic: unknown arrival "burst": want one of poisson, uniform, const$`, `traffic_arrival\.star:1:8`}, ""},
+	{"dial nobody: the error value, then a read on it", run("dial_refused.star"), 2, []string{`^panic: error has no \.read: the value is the error "dial tcp localhost:9: connect: connection refused", not a connection \(check is_error\(v\) first\)$`, `dial_refused\.star:3:8: in <toplevel>$`}, "dial tcp localhost:9: connect: connection refused\n"},
+	{"traffic over, every goroutine in IO wait", run("net_idle.star"), 2, []string{`^schedlab: no traffic left: every goroutine is asleep, and those in IO wait would wait for ever$`, `^goroutine 1 \[IO wait\]:$`, `^goroutine 2 \[IO wait\]:$`, `net_idle\.star:5:21: in serve$`}, ""},
+	{"write on a closed connection", run("write_closed.star"), 0, nil, "write tcp :80->127.0.0.1:50000: use of closed network connection\n"},
+	{"negative network latency", run("write_closed.star", "--net-latency=-1ms"), 2, []string{`^schedlab run: invalid value "-1ms" for flag -net-latency: negative duration$`}, ""},
 }
 
 // badStdin is what the repl cases read on stdin, by case name.
