@@ -2,6 +2,7 @@ package lang
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"time"
@@ -100,6 +101,11 @@ type Options struct {
 	// NetLatency is the one-way latency of the network between sockets
 	// (runtime.Config.NetLatency, --net-latency); 0 is the default.
 	NetLatency int64
+
+	// Params are the script's parameters by name, as text: what
+	// param(name, default) returns, converted to the default's type
+	// (--param name=value).
+	Params map[string]string
 	// RuntimeMain starts the run as runtime.main does, with the runtime's
 	// own goroutines and the locked thread of its init before the
 	// script's main (runtime.Config.RuntimeMain, --startup=go); false
@@ -235,6 +241,9 @@ func (r *run) runMain(mod *module) *Result {
 	}
 	res, err := runMachine(m)
 	r.endRun()
+	for _, name := range r.unreadParams() {
+		fmt.Fprintf(stderr, "schedlab: warning: --param %s was never read: the script has no param(%q, ...)\n", name, name)
+	}
 	if err != nil {
 		return &Result{ExitCode: writeInternal(stderr, err), Run: &runtime.Result{Outcome: runtime.Internal, Err: err}}
 	}

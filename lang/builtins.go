@@ -46,6 +46,7 @@ var builtins = map[string]builtinFunc{
 	"nil_chan":      nilChan,
 	"now":           now,
 	"once":          once,
+	"param":         param,
 	"park":          park,
 	"print":         print_,
 	"printf":        printf,

@@ -112,6 +112,7 @@ type run struct {
 	printFn      func(thread *starlark.Thread, msg string)
 	onMaxStepsFn func(thread *starlark.Thread)
 	park         *starlark.Builtin // the run's park, which the leak check recognises
+	paramsRead   map[string]bool   // the parameters param() was asked for
 	// wrapGoroutine, if set, wraps the Func of every spawned goroutine
 	// (the REPL's: a goroutine that fails reports it and exits, and the
 	// world goes on).

@@ -18,7 +18,7 @@ import (
 // there is no open, exec, getenv, socket or module import.
 func TestNoHostAccessNames(t *testing.T) {
 	want := []string{"after", "after_func", "assert", "atomic_int", "background", "cap", "chan", "cond", "current",
-		"dial", "gomaxprocs", "gosched", "is_error", "listen", "mutex", "nil_chan", "now", "once", "park", "print", "printf", "println", "rand", "ready",
+		"dial", "gomaxprocs", "gosched", "is_error", "listen", "mutex", "nil_chan", "now", "once", "param", "park", "print", "printf", "println", "rand", "ready",
 		"rwmutex", "sched", "select", "semaphore", "sleep", "spawn", "sprintf", "stats", "syscall", "tick", "ticker", "timer", "traffic",
 		"waitgroup", "with_cancel", "with_deadline", "with_timeout", "work"}
 	if got := Builtins().Keys(); !slices.Equal(got, want) {

@@ -71,6 +71,7 @@ type Settings struct {
 	Costs         string        // the costs profile: "default", "zero" or a file (--costs)
 	Sched         string        // the scheduler variant, one of runtime.PolicyNames; "go" is Go's own (--sched)
 	NetLatency    int64         // one-way network latency in virtual ns; 0 means runtime.DefaultNetLatency (--net-latency)
+	Params        params        // the script's parameters, read by param(name, default) (--param name=value)
 	Startup       string        // how the run starts: "go" (runtime.main's start-up) or "bare" (--startup)
 
 	// Outputs. These do not change the run, so the trace header does not
@@ -119,6 +120,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var((*onOff)(&s.Preempt), "preempt", "preempt a goroutine that has run for its 10ms time slice: `on|off` (off behaves as Go before 1.14, or GODEBUG=asyncpreemptoff=1: the request waits for the goroutine's next function call)")
 	fs.Uint64Var(&s.MaxSteps, "max-steps", s.MaxSteps, "stop the run after `N` Starlark steps over all goroutines (0: no limit)")
 	fs.Var(&intRange{&s.MaxGoroutines, 0, 1 << 30}, "max-goroutines", "stop the run when more than `N` goroutines are alive (0: no limit)")
+	fs.Var(&s.Params, "param", "set the script's parameter `NAME=VALUE`, which param(NAME, default) returns, converted to the default's type (repeat the flag for several)")
 	fs.Var((*virtualDuration)(&s.NetLatency), "net-latency", "the one-way latency `D` of the network between two sockets, such as 50µs (default: loopback's, measured on the machine the default profile comes from; see docs/language.md)")
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
 	fs.Var((*wallDuration)(&s.Timeout), "timeout", "stop the run after `D` of wall-clock time, such as 10s (0: no limit)")
@@ -163,6 +165,9 @@ func (s *Settings) Header() trace.Header {
 	}
 	if s.NetLatency != 0 {
 		kv = append(kv, trace.KV{Key: "net-latency", Value: runtime.FormatDuration(s.NetLatency)})
+	}
+	for _, p := range s.Params.sorted() {
+		kv = append(kv, trace.KV{Key: "param." + p[0], Value: p[1]})
 	}
 	if s.Perturb != "none" {
 		kv = append(kv, trace.KV{Key: "perturb", Value: s.Perturb})
@@ -382,6 +387,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		MaxGoroutines: s.MaxGoroutines,
 		MaxTime:       s.MaxTime,
 		NetLatency:    s.NetLatency,
+		Params:        s.Params.m,
 		Timeout:       s.Timeout,
 		MaxMemory:     s.MaxMemory,
 		Perturb:       s.perturbation(),
