@@ -102,6 +102,12 @@ type Options struct {
 	// (runtime.Config.NetLatency, --net-latency); 0 is the default.
 	NetLatency int64
 
+	// CPUQuota and CPUPeriod are the container's CPU limit in CPUs and
+	// its CFS period (runtime.Config.CPUQuota, --cpu-quota,
+	// --cpu-period); 0 means none and 100ms.
+	CPUQuota  float64
+	CPUPeriod int64
+
 	// Params are the script's parameters by name, as text: what
 	// param(name, default) returns, converted to the default's type
 	// (--param name=value).

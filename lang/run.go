@@ -178,6 +178,8 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		TraceStates:   opts.TraceStates,
 		Sched:         opts.Sched,
 		NetLatency:    opts.NetLatency,
+		CPUQuota:      opts.CPUQuota,
+		CPUPeriod:     opts.CPUPeriod,
 		RuntimeMain:   opts.RuntimeMain,
 	}
 }

@@ -184,6 +184,12 @@ func (m *Machine) runAhead(d int64) bool {
 	if m.interrupted.Load() != nil {
 		return false
 	}
+	if m.cfs != nil {
+		if _, ok := m.quotaRunsOut(until); ok {
+			return false // the run loop throttles the process on the way
+		}
+		m.account(until)
+	}
 	if m.onAdvance != nil {
 		m.onAdvance(until)
 	}

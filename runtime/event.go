@@ -52,6 +52,7 @@ const (
 	EvNetReady                 // the kernel marked descriptor Arg ready (data, a connection, a connect's end, the peer's close); Reason = "r", "w" or "rw"
 	EvNetpoll                  // P's M (or sysmon, no P) polled the network and made Arg Gs runnable (netpoll); Reason = "findRunnable", "sysmon" or "block" (the M blocked in netpoll returned)
 	EvMNetpoll                 // M found nothing to do and blocked in netpoll until an arrival or the next timer (findRunnable)
+	EvThrottle                 // the process used its CPU quota for the period: every thread stops for Arg ns, until the period ends (CFS bandwidth control, quota.go)
 	evKindCount
 )
 
@@ -84,6 +85,7 @@ var eventNames = [...]string{
 	EvNetReady:       "NetReady",
 	EvNetpoll:        "Netpoll",
 	EvMNetpoll:       "MNetpoll",
+	EvThrottle:       "Throttle",
 }
 
 func (k EventKind) String() string {

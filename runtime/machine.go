@@ -98,6 +98,12 @@ type Config struct {
 	// NetLatency is the one-way latency of the network between two
 	// sockets (net.go); 0 means DefaultNetLatency.
 	NetLatency int64
+
+	// CPUQuota is the container's CPU limit in CPUs (CFS bandwidth
+	// control, quota.go); 0 means none. CPUPeriod is its period; 0 means
+	// DefaultCPUPeriod.
+	CPUQuota  float64
+	CPUPeriod int64
 	// RuntimeMain starts G1 as runtime.main does, with the runtime's own
 	// goroutines and the locked M0 of its init, before the program's main
 	// (startup.go, --startup=go); false starts main alone on M0 and P0.
@@ -224,8 +230,9 @@ type Machine struct {
 	lockHolder  *M                 // the M that last took sched.lock for the global queue
 	evcount     [evKindCount]int64 // events emitted, by kind
 
-	np  netpollState // the network poller (netpoll.go)
-	net *network     // the sockets and the network around the process (net.go), nil until used
+	np  netpollState  // the network poller (netpoll.go)
+	cfs *cfsBandwidth // the CPU quota (quota.go), nil without one
+	net *network      // the sockets and the network around the process (net.go), nil until used
 }
 
 // NewMachine returns a Machine with cfg.Procs idle Ps, ready for Start.
@@ -247,6 +254,7 @@ func NewMachine(cfg Config) *Machine {
 	m.procresize(int32(cfg.Procs))
 	m.initCosts()
 	m.initPerturb()
+	m.initQuota()
 	return m
 }
 
@@ -419,6 +427,24 @@ func (m *Machine) Step() bool {
 		return false
 	}
 	if a.when > m.now {
+		if m.cfs != nil {
+			if t, ok := m.quotaRunsOut(a.when); ok {
+				// The budget runs out first: throttle then (quota.go),
+				// which moves a, and go on from there.
+				m.actions.push(a)
+				if a.kind != actSysmon {
+					m.nwork++
+				}
+				if m.onAdvance != nil {
+					m.onAdvance(t)
+				}
+				m.account(t)
+				m.now = t
+				m.throttle()
+				return !m.Done()
+			}
+			m.account(a.when)
+		}
 		if m.onAdvance != nil {
 			m.onAdvance(a.when)
 		}
@@ -575,6 +601,9 @@ func (h *actionHeap) pop() action {
 func (m *Machine) after(d int64, a action) {
 	m.seq++
 	a.when = m.when(d) // saturated at the end of the clock (clockend.go)
+	if m.cfs != nil && a.kind != actWorld {
+		a.when = m.throttledWhen(a.when) // the process waits out a throttling
+	}
 	a.seq = m.seq
 	if a.kind != actSysmon {
 		m.nwork++
@@ -668,6 +697,7 @@ func (m *Machine) Counters() []Counter {
 		{"global_puts", s.GlobalPuts},
 		{"timers_fired", m.evcount[EvTimerFire]},
 		{"blocks", m.evcount[EvGoBlock]},
+		{"throttled", m.evcount[EvThrottle]},
 		{"events", m.events()},
 	}
 }

@@ -162,6 +162,9 @@ func scenario() []runtime.Event {
 	e.G2, e.Arg = 3, 3
 	b.add(t0+74*us, 0, 0, 3, runtime.EvGoStart)
 	b.add(t0+75*us, 0, 0, 3, runtime.EvGoDestroy)
+	// The CPU quota ran out: every thread stops until the period ends.
+	e = b.add(t0+80*us, -1, -1, 0, runtime.EvThrottle)
+	e.Arg = 20 * us
 	return b.evs
 }
 

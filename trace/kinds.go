@@ -59,6 +59,7 @@ var kindFields = [...]fieldSet{
 	runtime.EvNetReady:       listed | useArg | useReason,         // descriptor, mode
 	runtime.EvNetpoll:        listed | useArg | useReason,         // Gs made runnable, who polled
 	runtime.EvMNetpoll:       listed,
+	runtime.EvThrottle:       listed | useArg, // how long
 }
 
 // kindListed reports whether k is in kindFields.

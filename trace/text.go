@@ -256,6 +256,9 @@ func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 		b = strconv.AppendInt(b, ev.Arg, 10)
 		b = append(b, " mode="...)
 		b = appendWord(b, ev.Reason)
+	case runtime.EvThrottle:
+		b = append(b, "dur="...)
+		b = appendDuration(b, ev.Arg)
 	case runtime.EvNetpoll:
 		b = append(b, "n="...)
 		b = strconv.AppendInt(b, ev.Arg, 10)

@@ -180,6 +180,10 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 		return nil, fmt.Errorf("schedlab run: %v", err) // cannot happen: Run parsed args already
 	}
 	fs.Visit(func(f *flag.Flag) { s.set[f.Name] = true })
+	if !s.set["procs"] && s.CPUQuota > 0 {
+		// Go's default GOMAXPROCS under a container's limit.
+		s.Procs = runtime.DefaultGOMAXPROCS(maxProcs, s.CPUQuota)
+	}
 	return s, nil
 }
 

@@ -72,6 +72,8 @@ type Settings struct {
 	Sched         string        // the scheduler variant, one of runtime.PolicyNames; "go" is Go's own (--sched)
 	NetLatency    int64         // one-way network latency in virtual ns; 0 means runtime.DefaultNetLatency (--net-latency)
 	Params        params        // the script's parameters, read by param(name, default) (--param name=value)
+	CPUQuota      float64       // the container's CPU limit in CPUs, 0 for none (--cpu-quota)
+	CPUPeriod     int64         // its CFS period in virtual ns; 0 means runtime.DefaultCPUPeriod (--cpu-period)
 	Startup       string        // how the run starts: "go" (runtime.main's start-up) or "bare" (--startup)
 
 	// Outputs. These do not change the run, so the trace header does not
@@ -120,6 +122,8 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var((*onOff)(&s.Preempt), "preempt", "preempt a goroutine that has run for its 10ms time slice: `on|off` (off behaves as Go before 1.14, or GODEBUG=asyncpreemptoff=1: the request waits for the goroutine's next function call)")
 	fs.Uint64Var(&s.MaxSteps, "max-steps", s.MaxSteps, "stop the run after `N` Starlark steps over all goroutines (0: no limit)")
 	fs.Var(&intRange{&s.MaxGoroutines, 0, 1 << 30}, "max-goroutines", "stop the run when more than `N` goroutines are alive (0: no limit)")
+	fs.Var((*cpuQuota)(&s.CPUQuota), "cpu-quota", "run under a container's CPU limit of `Q` CPUs (fractional allowed, such as 1.5; unlimited: none): Linux CFS bandwidth control, every running thread draws on Q × period of CPU time a period and the process stops until the period ends once it is spent; without --procs, GOMAXPROCS is then Go's default for the quota, ceil(Q) and at least 2 (see docs/runtime.md)")
+	fs.Var((*positiveDuration)(&s.CPUPeriod), "cpu-period", "the CFS period `D` of --cpu-quota (cpu.cfs_period_us; default 100ms)")
 	fs.Var(&s.Params, "param", "set the script's parameter `NAME=VALUE`, which param(NAME, default) returns, converted to the default's type (repeat the flag for several)")
 	fs.Var((*virtualDuration)(&s.NetLatency), "net-latency", "the one-way latency `D` of the network between two sockets, such as 50µs (default: loopback's, measured on the machine the default profile comes from; see docs/language.md)")
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
@@ -165,6 +169,12 @@ func (s *Settings) Header() trace.Header {
 	}
 	if s.NetLatency != 0 {
 		kv = append(kv, trace.KV{Key: "net-latency", Value: runtime.FormatDuration(s.NetLatency)})
+	}
+	if s.CPUQuota > 0 {
+		kv = append(kv, trace.KV{Key: "cpu-quota", Value: strconv.FormatFloat(s.CPUQuota, 'g', -1, 64)})
+	}
+	if s.CPUPeriod != 0 {
+		kv = append(kv, trace.KV{Key: "cpu-period", Value: runtime.FormatDuration(s.CPUPeriod)})
 	}
 	for _, p := range s.Params.sorted() {
 		kv = append(kv, trace.KV{Key: "param." + p[0], Value: p[1]})
@@ -301,6 +311,57 @@ func (d *virtualDuration) String() string {
 	return runtime.FormatDuration(int64(*d))
 }
 
+// cpuQuota is --cpu-quota: a positive number of CPUs, or "unlimited" (0).
+type cpuQuota float64
+
+func (q *cpuQuota) Set(v string) error {
+	if v == "unlimited" || v == "none" {
+		*q = 0
+		return nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Errorf("want a number of CPUs such as 2 or 0.5, or unlimited")
+	}
+	if f <= 0 {
+		return fmt.Errorf("a quota of %v CPUs: want more than 0 (or unlimited)", f)
+	}
+	if f > maxProcs {
+		return fmt.Errorf("a quota of %v CPUs: at most %d", f, maxProcs)
+	}
+	*q = cpuQuota(f)
+	return nil
+}
+
+func (q *cpuQuota) String() string {
+	if q == nil || *q == 0 {
+		return "unlimited"
+	}
+	return strconv.FormatFloat(float64(*q), 'g', -1, 64)
+}
+
+// positiveDuration is a virtual duration that must be more than 0.
+type positiveDuration int64
+
+func (d *positiveDuration) Set(v string) error {
+	ns, err := runtime.ParseDuration(v)
+	if err != nil {
+		return fmt.Errorf("want a duration such as 100ms")
+	}
+	if ns <= 0 {
+		return fmt.Errorf("want a positive duration")
+	}
+	*d = positiveDuration(ns)
+	return nil
+}
+
+func (d *positiveDuration) String() string {
+	if d == nil || *d == 0 {
+		return "100ms"
+	}
+	return runtime.FormatDuration(int64(*d))
+}
+
 // wallDuration is a wall-clock duration ("10s").
 type wallDuration time.Duration
 
@@ -387,6 +448,8 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		MaxGoroutines: s.MaxGoroutines,
 		MaxTime:       s.MaxTime,
 		NetLatency:    s.NetLatency,
+		CPUQuota:      s.CPUQuota,
+		CPUPeriod:     s.CPUPeriod,
 		Params:        s.Params.m,
 		Timeout:       s.Timeout,
 		MaxMemory:     s.MaxMemory,
