@@ -20,6 +20,12 @@ type Options struct {
 	Stdout io.Writer // the program's print output
 	Stderr io.Writer // panics, deadlock reports, the end-of-run summary
 
+	// Warnings, if not nil, receives what a run says about a script that
+	// runs but likely means something else, once a run each: a bare int
+	// below 1000 given to sleep, work, syscall or a timer, which is that
+	// many nanoseconds (schedlab run gives its stderr; explore, nothing).
+	Warnings io.Writer
+
 	// Tracer, if not nil, receives every scheduling event. When
 	// PrintsInTrace is set, print() output is sent to the tracer only (as
 	// runtime.EvPrint events, which the text trace writes inline) and not
