@@ -49,19 +49,18 @@ var yieldWord = regexp.MustCompile(`\byield\b`)
 
 // FormatCompileError returns the text of an error found before the run:
 // every syntax, resolve or load error as "file:line:col: msg" on its own
-// line, plus a hint for a use of yield. Other errors (a script that cannot
-// be read) are prefixed with "schedlab: ".
+// line; a syntax error then shows its source line with a caret under the
+// column, and the hints for the Go it found there (gohints.go). Other
+// errors (a script that cannot be read) are prefixed with "schedlab: ".
 func FormatCompileError(err error) string {
 	var b strings.Builder
 	var rl resolve.ErrorList
 	var se syntax.Error
 	var le *LoadError
-	var ye *yieldError
 	var he *hintError
-	hint := errors.As(err, &ye)
 	switch {
 	case errors.As(err, &he):
-		fmt.Fprintf(&b, "%s\n", he.err.Error())
+		fmt.Fprintf(&b, "%s\n%s", he.err.Error(), caret(he.line, he.err.Pos.Col))
 		for _, h := range he.hints {
 			fmt.Fprintf(&b, "%s\n", h)
 		}
@@ -71,14 +70,10 @@ func FormatCompileError(err error) string {
 		}
 	case errors.As(err, &se):
 		fmt.Fprintf(&b, "%s\n", se.Error())
-		hint = hint || yieldWord.MatchString(se.Msg)
 	case errors.As(err, &le):
 		fmt.Fprintf(&b, "%s\n", le.Error())
 	default:
 		fmt.Fprintf(&b, "schedlab: %v\n", err)
-	}
-	if hint {
-		b.WriteString(yieldHint + "\n")
 	}
 	return b.String()
 }
@@ -163,11 +158,7 @@ func writeOutcome(w io.Writer, m *runtime.Machine, res *runtime.Result, alive bo
 		if !errors.As(res.Err, &pe) {
 			return writeInternal(w, res.Err)
 		}
-		if pe.Fatal {
-			fmt.Fprintf(w, "fatal error: %s\n\n", pe.Msg)
-		} else {
-			fmt.Fprintf(w, "panic: %s\n\n", pe.Msg)
-		}
+		io.WriteString(w, pe.header())
 		if res.G != nil {
 			WriteGoroutine(w, res.G)
 		}

@@ -266,7 +266,7 @@ func (r *repl) statement(first string) {
 		return
 	}
 	if err != nil {
-		r.printError(err)
+		r.printError(lang.SyntaxHints(src.Bytes(), err))
 		return
 	}
 	if len(f.Stmts) == 0 {
