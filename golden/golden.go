@@ -25,8 +25,9 @@
 // own with a directive, `# schedlab test: -mode=output`; `schedlab test
 // -mode` chooses for the scripts that do not. A `--trace` in a script's
 // `# schedlab:` directive that the mode contradicts (--trace=false would
-// have no effect where the mode shows the trace) is an error, as is an
-// unknown flag in a test directive.
+// have no effect where the mode shows the trace) is an error, as are a
+// --trace-format=json in the events mode, which reads the text trace, and
+// an unknown flag in a test directive.
 //
 // The script runs under its absolute path, and the path of its directory
 // (with the trailing slash) is removed from the output, so that file
@@ -188,6 +189,9 @@ func ScriptMode(script string, src []byte, dflt Mode) (Mode, error) {
 			return "", fmt.Errorf("%s:%d: schedlab directive: %s contradicts the mode output of schedlab test, which compares the program's output only; remove it, or write # schedlab test: -mode=trace", script, line, flag)
 		}
 		return "", fmt.Errorf("%s:%d: schedlab directive: %s has no effect under schedlab test, whose mode %s shows the trace; write # schedlab test: -mode=output to compare the program's output only", script, line, flag, mode)
+	}
+	if line, flag, value := cli.TraceFormatDirective(src); line > 0 && mode == ModeEvents && value != "text" {
+		return "", fmt.Errorf("%s:%d: schedlab directive: %s: the events mode of schedlab test takes the times out of the text trace only; remove it, or write # schedlab test: -mode=trace", script, line, flag)
 	}
 	return mode, nil
 }

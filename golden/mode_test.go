@@ -60,6 +60,11 @@ func TestScriptMode(t *testing.T) {
 		{"# schedlab: --trace --procs=2\n", ModeEvents, ""},
 		{"# schedlab: --trace=false\n# schedlab test: -mode=output\n", ModeOutput, ""},
 		{"# schedlab: --trace=false --trace\n", ModeEvents, ""}, // the last counts
+		{"# schedlab: --trace-format=json\n", "", `^x.star:1: schedlab directive: --trace-format=json: the events mode of schedlab test takes the times out of the text trace only; remove it, or write # schedlab test: -mode=trace$`},
+		{"# schedlab: --trace-format json\n", "", `^x.star:1: schedlab directive: --trace-format: the events mode`},
+		{"# schedlab: --trace-format=text\n", ModeEvents, ""},
+		{"# schedlab: --trace-format text\n", ModeEvents, ""},
+		{"# schedlab: --trace-format=json\n# schedlab test: -mode=trace\n", ModeTrace, ""},
 		{"# schedlab test: -bogus\n", "", `^x.star:1: schedlab test directive: flag provided but not defined: -bogus$`},
 		{"# schedlab test: -mode=fast\n", "", `^x.star:1: schedlab test directive: invalid value "fast" for flag -mode: unknown mode "fast", want trace, events or output$`},
 		{"# schedlab test: output\n", "", `^x.star:1: schedlab test directive: unexpected argument "output": a directive holds only flags$`},

@@ -64,6 +64,14 @@ func TestErrors(t *testing.T) {
 				"hint: yield is reserved in Starlark; call gosched() to yield the processor\n",
 		},
 		{
+			name:  "resolve errors in the file's order",
+			files: map[string]string{"main.star": "def f():\n    return undefined_a\n\nprint(undefined_b)\nx = undefined_c\n"},
+			code:  1,
+			stderr: "main.star:2:12: undefined: undefined_a\n" +
+				"main.star:4:7: undefined: undefined_b\n" +
+				"main.star:5:5: undefined: undefined_c\n",
+		},
+		{
 			name:   "yield as a parameter",
 			files:  map[string]string{"main.star": "def f(yield):\n    pass\n"},
 			code:   1,

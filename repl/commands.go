@@ -271,9 +271,16 @@ func (r *repl) restart(seed uint64) {
 	r.newSession(seed)
 }
 
+// cmdTime prints the virtual time as a duration, and in ns when the
+// duration does not say it to the nanosecond already.
 func cmdTime(r *repl, _ []string) bool {
 	ns := r.session().Machine().Now()
-	fmt.Fprintf(r.out, "%s (%dns)\n", runtime.FormatDuration(ns), ns)
+	d := runtime.FormatDuration(ns)
+	if ns < 1000 {
+		fmt.Fprintln(r.out, d) // 0s, 501ns
+		return false
+	}
+	fmt.Fprintf(r.out, "%s (%dns)\n", d, ns)
 	return false
 }
 

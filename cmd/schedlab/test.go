@@ -52,8 +52,9 @@ A script chooses its mode with a directive among its '# schedlab:' lines,
 '# schedlab test: -mode=output'; -mode chooses for the scripts that have
 none. A '--trace' in a '# schedlab:' directive that the mode contradicts
 is an error ('--trace=false' would have no effect in the trace and events
-modes, '--trace' would add the trace to the output mode's), as is any
-other flag in a test directive. When the trace header
+modes, '--trace' would add the trace to the output mode's), as is a
+'--trace-format=json' in the events mode, which reads the text trace, and
+any other flag in a test directive. When the trace header
 of a golden file is not the run's (an older schedlab wrote it, or another
 costs profile), the diff opens with a line that says so and how to
 update.

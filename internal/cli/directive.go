@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -34,17 +35,40 @@ func Directives(src []byte, prefix string) []Directive {
 // or 0: the flag `schedlab test` sets by its mode, which a directive may
 // not contradict. A value that is not a bool is reported by the run.
 func TraceDirective(src []byte) (line int, flag string, on bool) {
-	for _, d := range directives(src) {
-		for _, a := range d.args {
-			name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-			if name != "trace" || !strings.HasPrefix(a, "-") {
-				continue
+	line, flag, value, hasValue := directiveFlag(src, "trace")
+	b, err := strconv.ParseBool(value)
+	return line, flag, !hasValue || err == nil && b
+}
+
+// TraceFormatDirective returns the line, the text and the value of the
+// last --trace-format flag of src's `# schedlab:` directives, or 0:
+// `schedlab test`'s events mode reads the text trace only. The value is
+// as written, "" when the flag has none (the next argument then).
+func TraceFormatDirective(src []byte) (line int, flag, value string) {
+	line, flag, value, _ = directiveFlag(src, "trace-format")
+	if line > 0 && value == "" {
+		for _, d := range directives(src) {
+			if i := slices.Index(d.args, flag); d.line == line && i >= 0 && i+1 < len(d.args) {
+				value = d.args[i+1]
 			}
-			b, err := strconv.ParseBool(value)
-			line, flag, on = d.line, a, !hasValue || err == nil && b
 		}
 	}
-	return line, flag, on
+	return line, flag, value
+}
+
+// directiveFlag returns the last flag called name in src's `# schedlab:`
+// directives: its line (0 if there is none), its text, and its value
+// after =, if it has one.
+func directiveFlag(src []byte, name string) (line int, flag, value string, hasValue bool) {
+	for _, d := range directives(src) {
+		for _, a := range d.args {
+			n, v, has := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if n == name && strings.HasPrefix(a, "-") {
+				line, flag, value, hasValue = d.line, a, v, has
+			}
+		}
+	}
+	return line, flag, value, hasValue
 }
 
 // A directive is the flags of one `# schedlab:` line of a script.

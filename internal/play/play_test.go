@@ -123,6 +123,16 @@ func TestBadFlags(t *testing.T) {
 	}
 }
 
+// TestWarnings checks that the page's stderr says what schedlab run's
+// does about a bare small int given as a duration.
+func TestWarnings(t *testing.T) {
+	res := Run(RunRequest{Filename: "x.star", Src: "sleep(1)\nprint(1)\n"}, nil, nil)
+	want := `x.star:1:6: warning: sleep(1) is 1ns: a bare int is nanoseconds; write sleep("1ms") for milliseconds, or sleep("1ns") to mean it (said once a run)` + "\n"
+	if res.Code != 0 || res.Stdout != "1\n" || res.Stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want stderr %q", res.Code, res.Stdout, res.Stderr, want)
+	}
+}
+
 func mustExample(t *testing.T, name string) string {
 	t.Helper()
 	for _, ex := range Examples() {
