@@ -10,11 +10,15 @@
 // internal/poll's (*FD).Read. Messages are values, not bytes: one write is
 // one message, and one read returns one.
 //
-// Connecting takes a round trip: the SYN reaches the listening host after
-// one latency, and the connection then waits in the listener's accept
-// queue (the listener's descriptor becomes readable); the SYN-ACK comes
-// back after another, and the dialer's descriptor becomes writable
-// (connect's EINPROGRESS, then waitWrite). A SYN to a port nobody listens
+// Connecting takes a round trip for the client and one and a half for the
+// server, as TCP's handshake does: the SYN reaches the listening host
+// after one latency, the SYN-ACK comes back after another and the
+// dialer's descriptor becomes writable (connect's EINPROGRESS, then
+// waitWrite), and the client's ACK reaches the server after a third: only
+// then does the connection join the listener's accept queue (the
+// listener's descriptor becomes readable). A client's first message goes
+// right behind the ACK, so a server usually accepts a connection with its
+// request already in the buffer. A SYN to a port nobody listens
 // on is answered by a reset: the dialer gets "connection refused". A close
 // sends a FIN: once the buffer is drained the peer's read sees EOF.
 //
@@ -224,19 +228,31 @@ func (g *G) Listen(addr string) (*Listener, error) {
 	return l, nil
 }
 
-// accepted is a SYN from a client arriving at port: with a listener, a
-// server socket for it joins the accept queue and the listener becomes
-// readable, and the server end is returned; with none, nil (the kernel
-// answers with a reset).
-func (m *Machine) accepted(port int, raddr string, client netEnd) *Conn {
+// synArrives is a client's SYN arriving at port: with a listener, the
+// kernel makes the server's socket (a request socket, answered with a
+// SYN-ACK) and returns it with its listener; with none, nil (the kernel
+// answers with a reset). The socket is not accepted yet: see ackArrives.
+func (m *Machine) synArrives(port int, raddr string, client netEnd) (*Conn, *Listener) {
 	l := m.netw().listeners[port]
 	if l == nil || l.closed {
-		return nil
+		return nil, nil
 	}
-	s := &Conn{m: m, laddr: l.addr, raddr: raddr, peer: client, connected: true}
+	return &Conn{m: m, laddr: l.addr, raddr: raddr, peer: client, connected: true}, l
+}
+
+// ackArrives is the client's ACK, the handshake's last step, arriving one
+// latency after the SYN-ACK left: the server's socket joins l's accept
+// queue and the listener becomes readable. A client sends its first data
+// right behind the ACK, so accept() usually finds it already there, as on
+// Linux. If l was closed meanwhile, the connection is reset (a FIN here).
+func (m *Machine) ackArrives(l *Listener, s *Conn) {
+	if l.closed {
+		s.closed = true
+		m.netFin(s.peer)
+		return
+	}
 	l.backlog = append(l.backlog, s)
 	m.netpollNotify(l.pd, evRead)
-	return s
 }
 
 // Accept takes the next connection from l's accept queue, waiting in the
@@ -307,7 +323,7 @@ func (g *G) Dial(addr string) (*Conn, error) {
 	c := &Conn{m: m, laddr: laddr, raddr: addr, pd: m.netpollopen("conn")}
 	lat := nw.latency
 	m.after(lat, action{kind: actWorld, fn: func() {
-		s := m.accepted(port, laddr, c)
+		s, l := m.synArrives(port, laddr, c)
 		if s != nil {
 			c.peer = s
 		}
@@ -315,7 +331,11 @@ func (g *G) Dial(addr string) (*Conn, error) {
 			if s == nil {
 				c.refused = true
 			} else {
+				// The SYN-ACK is here: connect returns, and the ACK
+				// leaves for the server, ahead of anything written.
 				c.connected = true
+				s.lastArrive = max(s.lastArrive, addWhen(m.now, lat))
+				m.after(lat, action{kind: actWorld, fn: func() { m.ackArrives(l, s) }})
 			}
 			m.netpollNotify(c.pd, evWrite)
 		}})

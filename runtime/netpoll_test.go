@@ -243,7 +243,7 @@ func TestReadDeadline(t *testing.T) {
 	if res.Outcome != Exited {
 		t.Fatal(res.Outcome, res.Err)
 	}
-	want := "5.1ms read tcp :80->127.0.0.1:50000: i/o timeout timeout=true\n" +
+	want := "5.3ms read tcp :80->127.0.0.1:50000: i/o timeout timeout=true\n" +
 		"again: read tcp :80->127.0.0.1:50000: i/o timeout\n" +
 		"10.3ms cleared: late <nil>\n" +
 		"past: read tcp :80->127.0.0.1:50000: i/o timeout\n"

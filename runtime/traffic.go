@@ -199,7 +199,8 @@ func (tr *Traffic) connect() *trafficClient {
 	c := &trafficClient{tr: tr, laddr: "203.0.113.1:" + strconv.Itoa(40000+tr.nextIP%20000)}
 	lat := nw.latency
 	m.after(lat, action{kind: actWorld, fn: func() {
-		c.server = m.accepted(tr.port, c.laddr, c)
+		var l *Listener
+		c.server, l = m.synArrives(tr.port, c.laddr, c)
 		m.after(lat, action{kind: actWorld, fn: func() {
 			if c.server == nil {
 				c.refused = true
@@ -208,6 +209,11 @@ func (tr *Traffic) connect() *trafficClient {
 				tr.checkDone()
 				return
 			}
+			// The SYN-ACK is here: the ACK leaves, and the requests
+			// that waited for the connection go right behind it.
+			s := c.server
+			s.lastArrive = max(s.lastArrive, addWhen(m.now, lat))
+			m.after(lat, action{kind: actWorld, fn: func() { m.ackArrives(l, s) }})
 			c.ready = true
 			for _, r := range c.queued {
 				c.send(r)
