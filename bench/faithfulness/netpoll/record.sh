@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# record.sh: record real Go's netpoller on loopback (issue 27, item 6), a
+# server and its client in two processes, at GOMAXPROCS 1 and 2.
+#
+#	bash bench/faithfulness/netpoll/record.sh [-o DIR] [-q]
+#
+# It builds server/ and client/ with the go command, waits until the
+# 1-minute load average is at most 0.5 (checking every 60s, 15 times at
+# most, then records anyway), and writes, for each cell, DIR/CELL-pP.txt:
+# a header line (# cmd=... gomaxprocs=... go=... uptime=<load averages>
+# date=...), a second comment line (machine, load after, logs), then the
+# values in ns, one per line. DIR is
+# bench/faithfulness/recordings/netpoll/run1 by default. -q is a smoke test:
+# a few values per cell, into DIR all the same, without waiting. The cells:
+#
+#	wake-idle   the server's one goroutine blocked in conn.Read; the
+#	            client sends 16-byte messages 5-20ms apart; the server
+#	            records (now after Read returns) − (client's send time)
+#	pingpong    RTT/2 of round trips to an echo server, 1-5ms apart
+#	pingpong-hot  the same, back to back
+#	serve-u50, serve-u80  a goroutine-per-connection server, exponential
+#	            service times of mean 1ms burnt as CPU, under open-loop
+#	            Poisson arrivals at 50% and 80% of GOMAXPROCS, on a pool of
+#	            64 connections; the client's latency from each request's
+#	            scheduled send time (-sent: from its actual write; -late:
+#	            the sender's lateness)
+#	wake-busy   wake-idle while GOMAXPROCS goroutines run CPU loops
+#
+# The server runs with GOMAXPROCS=P; the client with GOMAXPROCS=2 (this
+# machine's default), except in the ping-pongs, where both run with P.
+# Idle cells run first, busy ones last, so that the load the recording
+# itself makes weighs least on the idle ones.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+out="$root/bench/faithfulness/recordings/netpoll/run1"
+quick=0
+while getopts 'o:q' opt; do
+	case $opt in
+	o) out=$OPTARG ;;
+	q) quick=1 ;;
+	*) echo "usage: record.sh [-o DIR] [-q]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+
+nwake=2000 nserve=10000 npp=2000 wwarm=20 swarm=200
+if [ $quick = 1 ]; then
+	nwake=100 nserve=500 npp=100 wwarm=5 swarm=20
+fi
+cmdline="bash bench/faithfulness/netpoll/record.sh -o ${out#"$root"/}$([ $quick = 1 ] && echo ' -q')"
+
+mkdir -p "$out"
+tmp=$(mktemp -d)
+spid=
+cleanup() {
+	if [ -n "$spid" ] && kill -0 "$spid" 2>/dev/null; then kill "$spid"; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+(cd "$root" && go build -o "$tmp/server" ./bench/faithfulness/netpoll/server && go build -o "$tmp/client" ./bench/faithfulness/netpoll/client)
+gover=$(go version | cut -d' ' -f3)
+machine="$(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)"
+
+loads() { cut -d' ' -f1-3 /proc/loadavg | tr ' ' ','; }
+
+# Wait for a quiet machine (not for a smoke test).
+for ((i = quick * 15; i < 15; i++)); do
+	l1=$(cut -d' ' -f1 /proc/loadavg)
+	if awk -v l="$l1" 'BEGIN { exit !(l <= 0.5) }'; then break; fi
+	echo "record.sh: load $l1 > 0.5, waiting 60s ($(uptime))" >&2
+	sleep 60
+done
+echo "record.sh: starting at load $(loads): $(uptime)" >&2
+
+# cell NAME P CLIENT_P RECORDER "SERVER ARGS" "CLIENT ARGS" [EXTRA...]
+# runs the server, then the client against it, and writes DIR/NAME-pP.txt
+# from the raw file $tmp/raw (and DIR/NAME-pP-EXTRA.txt from
+# $tmp/raw-EXTRA) that whichever of the two records writes.
+cell() {
+	local name=$1 p=$2 cp=$3 sargs=$4 cargs=$5
+	shift 5
+	rm -f "$tmp"/raw* "$tmp/addr"
+	local load0 date0
+	load0=$(loads)
+	date0=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+	# shellcheck disable=SC2086
+	GOMAXPROCS=$p timeout 150 "$tmp/server" $sargs >"$tmp/addr" 2>"$tmp/server.log" &
+	spid=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -q '^addr ' "$tmp/addr" && break
+		sleep 0.05
+	done
+	local addr
+	addr=$(awk '/^addr /{print $2}' "$tmp/addr")
+	if [ -z "$addr" ]; then
+		echo "record.sh: $name-p$p: the server did not start: $(cat "$tmp/server.log")" >&2
+		exit 1
+	fi
+	# shellcheck disable=SC2086
+	GOMAXPROCS=$cp timeout 150 "$tmp/client" -addr "$addr" $cargs 2>"$tmp/client.log"
+	wait "$spid"
+	spid=
+	local load1 logs
+	load1=$(loads)
+	logs=$(cat "$tmp/server.log" "$tmp/client.log" | tr '\n' ' ')
+	local sfx
+	for sfx in "" "$@"; do
+		local f="$out/$name-p$p${sfx:+-$sfx}.txt"
+		{
+			echo "# cmd=\"GOMAXPROCS=$p server ${sargs//$tmp/TMP} | GOMAXPROCS=$cp client ${cargs//$tmp/TMP} (by $cmdline)\" gomaxprocs=$p go=$gover uptime=$load0 date=$date0"
+			echo "# machine: $machine; load after: $load1; logs: ${logs:-none}"
+			cat "$tmp/raw${sfx:+-$sfx}"
+		} >"$f"
+		echo "record.sh: $f: $(grep -vc '^#' "$f") values (load $load0 -> $load1) $logs" >&2
+	done
+}
+
+wake_client="-mode wake -n $nwake -warmup $wwarm -min 5ms -max 20ms"
+for p in 1 2; do
+	cell wake-idle $p 2 "-mode wake -n $nwake -warmup $wwarm -out $tmp/raw" "$wake_client -seed $((10 + p))"
+done
+for p in 1 2; do
+	cell pingpong $p $p "-mode echo" "-mode pingpong -n $npp -warmup $wwarm -min 1ms -max 5ms -seed $((20 + p)) -out $tmp/raw"
+	cell pingpong-hot $p $p "-mode echo" "-mode pingpong -n $npp -warmup $wwarm -min 0 -max 0 -out $tmp/raw"
+done
+for p in 1 2; do
+	for u in 50 80; do
+		rate=$((p * u * 10))
+		cell serve-u$u $p 2 "-mode serve -conns 64" \
+			"-mode poisson -rate $rate -n $nserve -warmup $swarm -conns 64 -service 1ms -seed $((30 + p * 100 + u)) -out $tmp/raw -out-sent $tmp/raw-sent -out-late $tmp/raw-late" \
+			sent late
+	done
+done
+for p in 1 2; do
+	cell wake-busy $p 2 "-mode wake -spinners $p -n $nwake -warmup $wwarm -out $tmp/raw" "$wake_client -seed $((40 + p))"
+done
+echo "record.sh: done at load $(loads)" >&2
