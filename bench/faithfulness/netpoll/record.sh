@@ -49,7 +49,8 @@ nwake=2000 nserve=10000 npp=2000 wwarm=20 swarm=200
 if [ $quick = 1 ]; then
 	nwake=100 nserve=500 npp=100 wwarm=5 swarm=20
 fi
-cmdline="bash bench/faithfulness/netpoll/record.sh -o ${out#"$root"/}$([ $quick = 1 ] && echo ' -q')"
+cmdline="bash bench/faithfulness/netpoll/record.sh -o ${out#"$root"/}"
+if [ $quick = 1 ]; then cmdline+=" -q"; fi
 
 mkdir -p "$out"
 tmp=$(mktemp -d)
