@@ -2,18 +2,20 @@
 # record.sh: record real Go's netpoller on loopback (issue 27, item 6), a
 # server and its client in two processes, at GOMAXPROCS 1 and 2.
 #
-#	bash bench/faithfulness/netpoll/record.sh [-o DIR] [-q]
+#	bash bench/faithfulness/netpoll/record.sh [-o DIR] [-b SECONDS] [-q] [GROUP...]
 #
 # It builds server/ and client/ with the go command, waits until the
 # 1-minute load average is at most 0.5 (checking every 60s, 5 times at
 # most), then, before each cell, until the machine has been at most 10%
-# busy for 3s (see cell below; all waiting ends 20 minutes after the
-# start, and it records anyway), and writes, for each cell, DIR/CELL-pP.txt:
+# busy for 3s (see cell below; all waiting ends -b seconds, 1200 by
+# default, after the start, and it records anyway), and writes, for each cell, DIR/CELL-pP.txt:
 # a header line (# cmd=... gomaxprocs=... go=... uptime=<load averages>
 # date=...), a second comment line (machine, load after, logs), then the
 # values in ns, one per line. DIR is
 # bench/faithfulness/recordings/netpoll/run1 by default. -q is a smoke test:
-# a few values per cell, into DIR all the same, without waiting. The cells:
+# a few values per cell, into DIR all the same, without waiting. GROUPs
+# (wake-idle, pingpong, serve, wake-busy; all by default) choose cells. The
+# cells:
 #
 #	wake-idle   the server's one goroutine blocked in conn.Read; the
 #	            client sends 16-byte messages 5-20ms apart; the server
@@ -34,15 +36,21 @@
 # itself makes weighs least on the idle ones.
 set -euo pipefail
 
+# The whole script is one block, read before it runs, so that editing this
+# file while a recording runs cannot change what that recording does.
+{
+
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 out="$root/bench/faithfulness/recordings/netpoll/run1"
 quick=0
-while getopts 'o:q' opt; do
+budget=1200
+while getopts 'o:b:q' opt; do
 	case $opt in
 	o) out=$OPTARG ;;
+	b) budget=$OPTARG ;;
 	q) quick=1 ;;
-	*) echo "usage: record.sh [-o DIR] [-q]" >&2; exit 2 ;;
+	*) echo "usage: record.sh [-o DIR] [-b SECONDS] [-q] [GROUP...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -51,8 +59,15 @@ nwake=2000 nserve=10000 npp=2000 wwarm=20 swarm=200
 if [ $quick = 1 ]; then
 	nwake=100 nserve=500 npp=100 wwarm=5 swarm=20
 fi
-cmdline="bash bench/faithfulness/netpoll/record.sh -o ${out#"$root"/}"
+groups=" ${*:-wake-idle pingpong serve wake-busy} "
+for g in $groups; do
+	case $g in wake-idle | pingpong | serve | wake-busy) ;; *) echo "record.sh: unknown group $g" >&2; exit 2 ;; esac
+done
+want() { [[ $groups == *" $1 "* ]]; }
+cmdline="bash bench/faithfulness/netpoll/record.sh -o ${out#"$root"/} -b $budget"
 if [ $quick = 1 ]; then cmdline+=" -q"; fi
+cmdline+=" ${*:-}"
+cmdline=${cmdline% }
 
 mkdir -p "$out"
 tmp=$(mktemp -d)
@@ -72,7 +87,7 @@ loads() { cut -d' ' -f1-3 /proc/loadavg | tr ' ' ','; }
 # Waiting for a quiet machine (below) stops budget seconds after this
 # point; from then on every cell is recorded once. A smoke test never
 # waits.
-budget=1200
+case $budget in '' | *[!0-9]*) echo "record.sh: -b wants seconds, got '$budget'" >&2; exit 2 ;; esac
 t0=$SECONDS
 if [ $quick = 1 ]; then budget=0; fi
 
@@ -185,14 +200,14 @@ cell() {
 }
 
 wake_client="-mode wake -n $nwake -warmup $wwarm -min 5ms -max 20ms"
-for p in 1 2; do
+want wake-idle && for p in 1 2; do
 	cell wake-idle $p 2 "-mode wake -n $nwake -warmup $wwarm -out $tmp/raw" "$wake_client -seed $((10 + p))"
 done
-for p in 1 2; do
+want pingpong && for p in 1 2; do
 	cell pingpong $p $p "-mode echo" "-mode pingpong -n $npp -warmup $wwarm -min 1ms -max 5ms -seed $((20 + p)) -out $tmp/raw"
 	cell pingpong-hot $p $p "-mode echo" "-mode pingpong -n $npp -warmup $wwarm -min 0 -max 0 -out $tmp/raw"
 done
-for p in 1 2; do
+want serve && for p in 1 2; do
 	for u in 50 80; do
 		rate=$((p * u * 10))
 		cell serve-u$u $p 2 "-mode serve -conns 64" \
@@ -200,7 +215,9 @@ for p in 1 2; do
 			sent late
 	done
 done
-for p in 1 2; do
+want wake-busy && for p in 1 2; do
 	cell wake-busy $p 2 "-mode wake -spinners $p -n $nwake -warmup $wwarm -out $tmp/raw" "$wake_client -seed $((40 + p))"
 done
 echo "record.sh: done at load $(loads)" >&2
+exit
+}
