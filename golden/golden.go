@@ -47,6 +47,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/fatih/color"
 	"github.com/rogpeppe/go-internal/diff"
@@ -393,9 +394,17 @@ type Options struct {
 	Host      cli.Host  // what the scripts' runs may do to the process (the schedlab command's own)
 }
 
-// A Summary counts the outcomes of Run.
+// A Summary counts the outcomes of Run, and keeps each case's.
 type Summary struct {
 	Passed, Failed, Updated int
+	Cases                   []Outcome // in the order run, for the CI reports (report.go)
+}
+
+// An Outcome is one case's result in a Summary.
+type Outcome struct {
+	Case
+	Result
+	Time time.Duration // wall-clock time of the check
 }
 
 // Run checks every case named by paths (see Cases), reporting failures
@@ -428,7 +437,9 @@ func Run(paths []string, opts Options) (Summary, error) {
 		if mode == "" {
 			mode = ModeTrace
 		}
+		start := time.Now()
 		r := c.check(opts.Host, opts.Update, mode, outs)
+		sum.Cases = append(sum.Cases, Outcome{Case: c, Result: r, Time: time.Since(start)})
 		switch r.Status {
 		case Pass:
 			sum.Passed++

@@ -261,14 +261,23 @@ func (r *run) runMain(mod *module) *Result {
 	if err != nil {
 		return &Result{ExitCode: writeInternal(stderr, err), Run: &runtime.Result{Outcome: runtime.Internal, Err: err}}
 	}
+	late := false // a host limit stopped the run after main returned
 	if res.Outcome == runtime.Exited || res.Outcome == runtime.Deadlock {
 		r.markLeaks() // Go 1.26's leak detection, at the end
+		if le := r.stopped.Load(); le != nil {
+			// The limit holds until the run is over: the leak check
+			// walks what the globals hold, as much again (memory.go).
+			res, late = &runtime.Result{Outcome: runtime.Limit, Err: le, Time: res.Time}, true
+		}
 	}
 	write := WriteOutcome
 	if opts.Alive {
 		write = WriteOutcomeAlive
 	}
 	code := write(stderr, m, res)
+	if late {
+		io.WriteString(stderr, "schedlab: main had returned; the limit was reached while looking for leaked goroutines\n")
+	}
 	out := *res
 	var le *runtime.LimitError
 	if out.Outcome == runtime.Canceled && errors.As(out.Err, &le) {

@@ -146,6 +146,10 @@ func (r *run) findLeaks(extra []starlark.StringDict) []*runtime.G {
 		}
 		cands = append(cands, candidate{g: g})
 	}
+	if len(cands) == 0 {
+		return nil // nothing blocked, nothing to leak: no walk
+	}
+	lc.stopped = func() bool { return r.stopped.Load() != nil }
 	lc.wake = func(i int) {
 		if !cands[i].live {
 			cands[i].live = true
@@ -180,7 +184,9 @@ func (r *run) findLeaks(extra []starlark.StringDict) []*runtime.G {
 
 	// To a fixpoint: walk what each goroutine that can run holds.
 	for {
-		lc.drain()
+		if !lc.drain() {
+			return nil // a host limit stopped the run (memory.go)
+		}
 		if len(live) == 0 {
 			break
 		}
@@ -205,8 +211,14 @@ type leakCheck struct {
 	reached map[any]bool  // channels, mutexes, wait groups and parked goroutines reached
 	waiters map[any][]int // candidates by the object they wait on
 	wake    func(i int)   // makes candidate i able to run
+	stopped func() bool   // a host limit stopped the run: give up
 	stack   []starlark.Value
 }
+
+// stopEvery is how many values the walk takes between two looks for a
+// stop: a walk of millions of values holds as much memory again as they
+// do, and --max-memory and --timeout hold during it too.
+const stopEvery = 1 << 12
 
 // push schedules v to be walked.
 func (lc *leakCheck) push(v starlark.Value) {
@@ -279,13 +291,18 @@ func (lc *leakCheck) goroutine(g *runtime.G) {
 	}
 }
 
-// drain walks every value pushed so far.
-func (lc *leakCheck) drain() {
-	for len(lc.stack) > 0 {
+// drain walks every value pushed so far. It reports false if it gave up
+// because the run was stopped.
+func (lc *leakCheck) drain() bool {
+	for n := 1; len(lc.stack) > 0; n++ {
+		if n%stopEvery == 0 && lc.stopped != nil && lc.stopped() {
+			return false
+		}
 		v := lc.stack[len(lc.stack)-1]
 		lc.stack = lc.stack[:len(lc.stack)-1]
 		lc.value(v)
 	}
+	return true
 }
 
 // value walks one value: it marks the synchronization objects it is and

@@ -16,14 +16,25 @@
 // Linux, memory_linux.go; elsewhere, such as in the playground's
 // WebAssembly build, there is no such reading and memory_other.go has
 // none), which needs no lock of the Go runtime, and when the process
-// holds half as much again as the limit, it calls OnMemoryOverrun, with
-// which the command reports the limit and ends its process rather than
-// let the Go runtime (or the kernel) kill it. The command also sets the Go
+// holds half as much again as the limit after the run was stopped and
+// while it has not ended, it calls OnMemoryOverrun, with which the
+// command reports the limit and ends its process rather than let the Go
+// runtime (or the kernel) kill it. Only after a stop: a watchdog that a
+// loaded host let sleep while the run allocated finds the memory past
+// both marks at once, and the run, which can still be stopped between
+// two instructions, must be, rather than taken for one call that cannot. The command also sets the Go
 // runtime's soft memory limit to the same value, so that garbage not yet
 // returned to the system does not count against a program whose live
 // memory fits. One single huge allocation (the array of list(range(n)))
 // is zeroed with no point where any other goroutine may run, so the
 // watchdog can only act once it is made.
+//
+// The limit holds until the run is over, not only while its goroutines
+// run: after main returns, the leak check (leak.go) walks every value the
+// globals hold, and for a script that keeps millions of them that walk
+// holds as much again. It looks for a stop as it goes, and a run stopped
+// there ends at the limit (exit 2) rather than exit 0 past it. When no
+// goroutine is blocked there is nothing to leak and no walk at all.
 //
 // The REPL watches with the same function (WatchMemory), and interrupts
 // the statement in progress instead.
@@ -59,14 +70,17 @@ func memoryInUse(samples []metrics.Sample) uint64 {
 // done is closed.
 func (r *run) watchMemory(limit uint64, every time.Duration, done <-chan struct{}) {
 	le := memoryError(limit)
-	var overrun func()
+	var overrun func() bool
 	if r.opts.OnMemoryOverrun != nil || r.opts.OnOverrun != nil {
-		overrun = func() {
-			r.stop(le)
+		overrun = func() bool {
+			if r.isEnded() {
+				return false // the run was stopped and is over
+			}
 			if r.opts.OnMemoryOverrun != nil {
 				r.opts.OnMemoryOverrun(le)
 			}
 			r.overrun(le) // the report, with the dump
+			return true
 		}
 	}
 	WatchMemory(limit, every, func() { r.stop(le) }, overrun, done)
@@ -75,12 +89,16 @@ func (r *run) watchMemory(limit uint64, every time.Duration, done <-chan struct{
 // WatchMemory watches the memory the process holds, every `every`, until
 // done is closed. It calls onLimit each time the Go heap's objects and the
 // goroutine stacks rise above limit bytes and stay above it after a
-// garbage collection; and onOverrun, if not nil, once, when the resident
-// set reaches half as much again as the limit (read without any lock of
-// the Go runtime, so also while one call allocates), and then returns.
-// Both are called on the watchdog's own goroutine. The REPL uses it to
-// interrupt a statement.
-func WatchMemory(limit uint64, every time.Duration, onLimit, onOverrun func(), done <-chan struct{}) {
+// garbage collection. Once onLimit was called, and while the memory stays
+// above the limit, it calls onOverrun, if not nil, when the resident set
+// reaches half as much again as the limit (read without any lock of the
+// Go runtime, so also while one call allocates); onOverrun reports
+// whether it acted, and then WatchMemory returns, or whether what was
+// stopped had already ended (it goes on watching). Never before
+// onLimit: a resident set past both marks at one look (the watchdog slept
+// on a loaded host) is first a stop. Both are called on the watchdog's
+// own goroutine. The REPL uses it to interrupt a statement.
+func WatchMemory(limit uint64, every time.Duration, onLimit func(), onOverrun func() bool, done <-chan struct{}) {
 	samples := []metrics.Sample{
 		{Name: "/memory/classes/heap/objects:bytes"},
 		{Name: "/memory/classes/heap/stacks:bytes"},
@@ -98,9 +116,10 @@ func WatchMemory(limit uint64, every time.Duration, onLimit, onOverrun func(), d
 			return
 		case <-tick.C:
 		}
-		if n, ok := rss.read(); ok && n > limit+limit/2 && onOverrun != nil {
-			onOverrun()
-			return
+		if n, ok := rss.read(); ok && above && n > limit+limit/2 && onOverrun != nil {
+			if onOverrun() {
+				return
+			}
 		}
 		if memoryInUse(samples) <= limit {
 			above = false

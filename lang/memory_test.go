@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/runtime"
 )
@@ -74,5 +75,72 @@ func TestFormatBytes(t *testing.T) {
 		if got := FormatBytes(n); got != want {
 			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// stopAtExit is a Tracer that stops its run, as a host limit does from
+// another goroutine, once G1 has returned.
+type stopAtExit struct {
+	m  **runtime.Machine
+	le *runtime.LimitError
+}
+
+func (w *stopAtExit) Event(ev *runtime.Event) {
+	if ev.Kind == runtime.EvGoDestroy && ev.G == 1 {
+		runOf(*w.m).stop(w.le)
+	}
+}
+
+// The limit holds until the run is over: a stop after main returned,
+// while the leak check walks what the globals hold (for millions of
+// values, as much memory again: issue 32, item 9), ends the run at the
+// limit, not with exit 0.
+func TestLimitAfterMain(t *testing.T) {
+	var m *runtime.Machine
+	var stderr strings.Builder
+	opts := Options{
+		Tracer:  &stopAtExit{m: &m, le: memoryError(256 << 20)},
+		OnStart: func(mm *runtime.Machine) { m = mm },
+		Stderr:  &stderr,
+	}
+	// A goroutine blocked for good, so that the leak check walks x.
+	src := "ch = chan()\nspawn(lambda: ch.recv())\nsleep(\"1ms\")\nx = [[i] for i in range(20000)]\n"
+	res := RunFile("x.star", []byte(src), opts)
+	if res.ExitCode != ExitFailed || res.Run.Outcome != runtime.Limit {
+		t.Fatalf("exit %d, outcome %v; stderr:\n%s", res.ExitCode, res.Run.Outcome, stderr.String())
+	}
+	for _, want := range []string{
+		"schedlab: memory limit of 256MiB reached (--max-memory=256MiB)\n",
+		"goroutine 2 [chan receive]:",
+		"schedlab: main had returned; the limit was reached while looking for leaked goroutines\n",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("no %q in stderr:\n%s", want, stderr.String())
+		}
+	}
+}
+
+// The watchdog stops before it takes a run for one call that cannot be
+// stopped: memory found past both marks at one look (a watchdog that a
+// loaded host let sleep) is first onLimit, and onOverrun only comes at a
+// later look, while the memory stays above, and only if it acts.
+func TestWatchMemoryStopsFirst(t *testing.T) {
+	var calls []string
+	done := make(chan struct{})
+	overruns := 0
+	onLimit := func() { calls = append(calls, "limit") }
+	onOverrun := func() bool {
+		calls = append(calls, "overrun")
+		overruns++
+		return overruns == 2 // the first: what was stopped had ended
+	}
+	// One byte: the heap and the resident set are past both at once.
+	WatchMemory(1, time.Millisecond, onLimit, onOverrun, done)
+	got := strings.Join(calls, " ")
+	if openRSS() == nil {
+		t.Skipf("no resident set here; calls: %s", got)
+	}
+	if want := "limit overrun overrun"; got != want {
+		t.Errorf("calls %q, want %q", got, want)
 	}
 }

@@ -77,6 +77,13 @@ func (r *run) endRun() {
 	r.endMu.Unlock()
 }
 
+// isEnded reports whether endRun was called.
+func (r *run) isEnded() bool {
+	r.endMu.Lock()
+	defer r.endMu.Unlock()
+	return r.ended
+}
+
 // overrun hands OnOverrun the report of a run stopped by le that is still
 // inside one call. It holds endMu while OnOverrun runs, so the run cannot
 // end (and print its own report) meanwhile; OnOverrun is expected to end

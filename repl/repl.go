@@ -52,7 +52,8 @@ type Options struct {
 	// process holds (the Go heap and goroutine stacks), in bytes; zero
 	// means no limit. A statement, :step or :run that takes it above the
 	// limit is interrupted as Ctrl-C interrupts it, and the world stays.
-	// If one call goes on allocating to half as much again,
+	// If the operation, once interrupted, has not ended when the process
+	// holds half as much again (one call that goes on allocating),
 	// OnMemoryOverrun is called if not nil (the command ends its process
 	// there). See lang.WatchMemory. The other options a session does not
 	// use (lang.SessionOptions); the REPL's Stdout and Stderr are below.
@@ -118,10 +119,16 @@ func Run(opts Options) (code int) {
 	r.newSession(opts.Run.Seed)
 	defer func() { r.session().Close() }()
 	if limit := opts.Run.MaxMemory; limit > 0 {
-		var overrun func()
+		var overrun func() bool
 		if f := opts.Run.OnMemoryOverrun; f != nil {
 			le := &runtime.LimitError{What: "memory", Msg: lang.MemoryLimitMessage(limit)}
-			overrun = func() { f(le) }
+			overrun = func() bool {
+				if !r.running.Load() {
+					return false // the statement was interrupted and is over; what it left stays
+				}
+				f(le)
+				return true
+			}
 		}
 		done := make(chan struct{})
 		defer close(done)
@@ -161,6 +168,7 @@ type repl struct {
 	events   int                          // events seen by the current operation
 	sigint   atomic.Bool                  // Ctrl-C during the current operation
 	memhit   atomic.Bool                  // --max-memory reached during the current operation
+	running  atomic.Bool                  // an operation runs the world (the watchdog reads it)
 }
 
 // begin starts an operation that runs the world.
@@ -168,6 +176,7 @@ func (r *repl) begin() {
 	r.events = 0
 	r.sigint.Store(false)
 	r.memhit.Store(false)
+	r.running.Store(true)
 }
 
 // memoryNote reports, once, that the operation was interrupted because
@@ -181,6 +190,7 @@ func (r *repl) memoryNote() {
 // end ends it. After Ctrl-C, whose "^C" the terminal echoed where the
 // cursor was, it starts a new line.
 func (r *repl) end() {
+	r.running.Store(false)
 	if r.sigint.Load() && r.opts.Interactive {
 		fmt.Fprintln(r.out)
 	}

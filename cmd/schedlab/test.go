@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,7 +12,7 @@ import (
 	"github.com/schedlab/schedlab/internal/cli"
 )
 
-const testSynopsis = "schedlab test [-update] [-golden DIR] [-mode trace|events|output] [-v] [paths...]"
+const testSynopsis = "schedlab test [-update] [-golden DIR] [-mode trace|events|output] [-v] [-junit FILE] [-json] [paths...]"
 
 const testHelpText = `Test runs scripts and compares what they print with golden files.
 
@@ -65,7 +66,14 @@ with a line 'N passed, N failed' (and ', N updated' with -update) and exits
 with status 1 if any script failed or had no golden file.
 
 With -update, golden files that differ are rewritten and missing ones
-created; files that match are not touched. Each file written is named.`
+created; files that match are not touched. Each file written is named.
+
+For CI systems: -junit FILE also writes a JUnit XML report, one testcase
+per script (its path), whose failure message is the first lines of the
+diff (or the error) and whose text the whole diff; -json prints, instead
+of the report above, one JSON object a line per script: script, golden,
+status (pass, fail, no golden, updated, created, error), seconds, and for
+a failure message and diff. The exit status is the same.`
 
 // testCmd is `schedlab test`.
 func testCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
@@ -76,6 +84,8 @@ func testCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.GoldenDir, "golden", "", "look for golden files under `DIR`, mirroring the scripts' names, instead of beside the scripts")
 	fs.BoolVar(&opts.Verbose, "v", false, "name every script tested, not only failures and updates")
 	opts.Mode = golden.ModeTrace
+	junit := fs.String("junit", "", "also write a JUnit XML report, one testcase per script, to `FILE`")
+	asJSON := fs.Bool("json", false, "print one JSON object per script (script, golden, status, seconds, message, diff) instead of the text report")
 	fs.Var(&opts.Mode, "mode", "compare by `mode`: trace (the full trace), events (the trace without times) or output (the program's output only), for the scripts without a '# schedlab test:' directive")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -97,10 +107,25 @@ func testCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	}
 	opts.Out, opts.Host = stdout, h
 	opts.Color = useColor(stdout)
+	if *asJSON {
+		opts.Out, opts.Color = io.Discard, false
+	}
 	sum, err := golden.Run(paths, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab test: %v\n", err)
 		return 1
+	}
+	if *asJSON {
+		if err := golden.WriteJSON(stdout, sum); err != nil {
+			fmt.Fprintf(stderr, "schedlab test: %v\n", err)
+			return 1
+		}
+	}
+	if *junit != "" {
+		if err := writeJUnit(*junit, sum); err != nil {
+			fmt.Fprintf(stderr, "schedlab test: -junit: %v\n", err)
+			return 1
+		}
 	}
 	if sum.Passed+sum.Failed+sum.Updated == 0 {
 		fmt.Fprintf(stderr, "schedlab test: no golden files found for %v (is -golden DIR missing?)\n", paths)
@@ -110,6 +135,20 @@ func testCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// writeJUnit writes sum's JUnit report to file, through a temporary file
+// renamed into place.
+func writeJUnit(file string, sum golden.Summary) error {
+	var b bytes.Buffer
+	if err := golden.WriteJUnit(&b, "schedlab test", sum); err != nil {
+		return err
+	}
+	tmp := file + ".tmp"
+	if err := os.WriteFile(tmp, b.Bytes(), 0o666); err != nil {
+		return err
+	}
+	return os.Rename(tmp, file)
 }
 
 // useColor reports whether output to w is coloured: only on a terminal,
