@@ -22,8 +22,10 @@ package lab
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/schedlab/schedlab/internal/cli"
@@ -207,18 +209,34 @@ type sourceRun struct {
 // report. The report does not depend on opt.Jobs.
 func (l *Lab) Run(opt RunOptions) *Report {
 	seeds := l.cfg.Seeds
-	runs := make([]runFigures, l.Runs())
-	left := make([]atomic.Int64, len(l.cells)) // runs of each cell done
 	rep := &Report{Script: l.cfg.Script, Seeds: seeds, Sweeps: l.grid.Sweeps, Cells: make([]Cell, len(l.cells))}
+	// A cell's runs are kept from its first run to its last, when they
+	// are pooled: memory for the cells under way, not for every run.
+	var (
+		mu      sync.Mutex
+		pending = make([][]runFigures, len(l.cells)) // by cell, then seed
+		left    = make([]atomic.Int64, len(l.cells)) // runs of each cell done
+	)
+	runsOf := func(c int) []runFigures {
+		mu.Lock()
+		defer mu.Unlock()
+		if pending[c] == nil {
+			pending[c] = make([]runFigures, seeds)
+		}
+		return pending[c]
+	}
 	newJob := func() func(explore.Run) explore.Result {
 		j := scriptrun.New(l.prog)
 		return func(r explore.Run) explore.Result {
-			c := r.Index / seeds
-			res := l.run(j, c, uint64(r.Index%seeds+1), &runs[r.Index])
+			c, seed := r.Index/seeds, r.Index%seeds+1
+			runs := runsOf(c)
+			res := l.run(j, c, uint64(seed), &runs[seed-1])
 			if left[c].Add(1) == int64(seeds) {
-				// The cell's last run: pool its seeds, and let
-				// their latencies go.
-				rep.Cells[c] = l.pool(c, runs[c*seeds:(c+1)*seeds])
+				// The cell's last run: pool its seeds.
+				rep.Cells[c] = l.pool(c, runs)
+				mu.Lock()
+				pending[c] = nil
+				mu.Unlock()
 			}
 			return res
 		}
@@ -227,12 +245,16 @@ func (l *Lab) Run(opt RunOptions) *Report {
 	tally := explore.Sweep(plan, newJob, explore.SweepOptions{Jobs: opt.Jobs, Progress: opt.Progress, Stop: opt.Stop})
 	// With Stop, the runs before tally.Done were all done; a cell is in
 	// the report only if all of its runs were.
-	done := tally.Done / seeds
 	if tally.Interrupted {
 		rep.Interrupted = true
-		rep.Cells = rep.Cells[:done]
+		rep.Cells = rep.Cells[:tally.Done/seeds]
 	}
-	rep.Unread = unread(runs[:done*seeds])
+	for i, c := range rep.Cells {
+		if i == 0 {
+			rep.Unread = c.unread
+		}
+		rep.Unread = intersect(rep.Unread, c.unread)
+	}
 	return rep
 }
 
@@ -293,23 +315,13 @@ func (l *Lab) replay(c int, seed uint64) string {
 	return strings.Join(words, " ")
 }
 
-// unread returns the parameters that no run of runs read, sorted (each
-// run's list is sorted).
-func unread(runs []runFigures) []string {
-	if len(runs) == 0 {
-		return nil
-	}
-	names := runs[0].unread
-	for _, f := range runs[1:] {
-		var both []string
-		for _, n := range names {
-			for _, m := range f.unread {
-				if n == m {
-					both = append(both, n)
-				}
-			}
+// intersect returns the names in both a and b, in a's order.
+func intersect(a, b []string) []string {
+	var both []string
+	for _, n := range a {
+		if slices.Contains(b, n) {
+			both = append(both, n)
 		}
-		names = both
 	}
-	return names
+	return both
 }

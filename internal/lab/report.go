@@ -37,6 +37,8 @@ type Cell struct {
 	// CPU quota, in ns, the mean over the cell's seeds.
 	Throttled int64    `json:"throttled_ns"`
 	Failure   *Failure `json:"failure,omitempty"` // the first seed that failed; then Sources is empty
+
+	unread []string // the parameters that none of the cell's runs read
 }
 
 // Settings are a cell's values, one for each sweep, in the order of the
@@ -107,7 +109,7 @@ type Failure struct {
 }
 
 // pool makes cell c of the report from its runs, one for each seed in
-// order, and lets go of the runs' latencies.
+// order.
 func (l *Lab) pool(c int, runs []runFigures) Cell {
 	cell := Cell{Settings: l.settings(l.cells[c].values), Sources: []Source{}}
 	for _, f := range runs {
@@ -119,8 +121,11 @@ func (l *Lab) pool(c int, runs []runFigures) Cell {
 	if cell.Failure == nil {
 		cell.Sources, cell.Throttled = poolSources(runs)
 	}
-	for i := range runs {
-		runs[i].sources = nil
+	for i, f := range runs {
+		if i == 0 {
+			cell.unread = f.unread
+		}
+		cell.unread = intersect(cell.unread, f.unread)
 	}
 	return cell
 }
