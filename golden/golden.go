@@ -16,6 +16,19 @@
 // the `-- exit N --` line only when the exit status N is not 0. A newline
 // is added before a marker if the text before it does not end with one.
 //
+// What of the run the text holds is its mode (Mode): the full trace, as
+// above (trace, the default); the trace without its time column
+// and the fields that hold times (events), which a change of the costs
+// that moves no event leaves alone;
+// or the program's output only, as `schedlab run script.star` prints it
+// (output), which a new costs profile leaves alone. A script chooses its
+// own with a directive, `# schedlab test: -mode=output`; `schedlab test
+// -mode` chooses for the scripts that do not. A `--trace` in a script's
+// `# schedlab:` directive that the mode contradicts (--trace=false would
+// have no effect where the mode shows the trace) is an error, as are a
+// --trace-format=json in the events mode, which reads the text trace, and
+// an unknown flag in a test directive.
+//
 // The script runs under its absolute path, and the path of its directory
 // (with the trailing slash) is removed from the output, so that file
 // names in error messages and backtraces read `deadlock.star:12:5` no
@@ -26,11 +39,13 @@ package golden
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/fatih/color"
@@ -120,25 +135,100 @@ func goldenPath(path, rel, goldenDir string) string {
 	return filepath.Join(goldenDir, strings.TrimSuffix(rel, ScriptExt)+GoldenExt)
 }
 
-// Output runs the script as `schedlab run --trace script` does, in a
-// process shared with other work, and returns its golden text (see the
-// package comment).
-func Output(script string) []byte { return output(cli.Host{}, script) }
+// A Mode is what a golden text holds of a run.
+type Mode string
 
-// output is Output in host h.
-func output(h cli.Host, script string) []byte {
+// The modes of a golden text.
+const (
+	ModeTrace  Mode = "trace"  // the full trace, as schedlab run --trace prints it: the default
+	ModeEvents Mode = "events" // the trace without its time column
+	ModeOutput Mode = "output" // the program's output only, as schedlab run prints it
+)
+
+// Modes are the modes, in the order help texts list them.
+var Modes = []Mode{ModeTrace, ModeEvents, ModeOutput}
+
+// Set sets m from a flag's value, one of Modes.
+func (m *Mode) Set(s string) error {
+	for _, v := range Modes {
+		if Mode(s) == v {
+			*m = v
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown mode %q, want trace, events or output", s)
+}
+
+func (m *Mode) String() string { return string(*m) }
+
+// ScriptMode returns the mode of the script whose source is src: the
+// mode of its `# schedlab test:` directive, or dflt. A directive with any
+// other flag is an error at its line, and so is a `--trace` in a
+// `# schedlab:` directive that the mode contradicts: --trace=false has
+// no effect where the mode shows the trace, and --trace would add the
+// trace to the output mode's output.
+func ScriptMode(script string, src []byte, dflt Mode) (Mode, error) {
+	mode := dflt
+	for _, d := range cli.Directives(src, cli.TestDirectivePrefix) {
+		fs := flag.NewFlagSet("schedlab test", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.Var(&mode, "mode", "")
+		err := fs.Parse(d.Args)
+		if errors.Is(err, flag.ErrHelp) {
+			err = errors.New("-h is not a test directive flag")
+		}
+		if err == nil && fs.NArg() > 0 {
+			err = fmt.Errorf("unexpected argument %q: a directive holds only flags", fs.Arg(0))
+		}
+		if err != nil {
+			return "", fmt.Errorf("%s:%d: schedlab test directive: %v", script, d.Line, err)
+		}
+	}
+	if line, flag, on := cli.TraceDirective(src); line > 0 && on != (mode != ModeOutput) {
+		if on {
+			return "", fmt.Errorf("%s:%d: schedlab directive: %s contradicts the mode output of schedlab test, which compares the program's output only; remove it, or write # schedlab test: -mode=trace", script, line, flag)
+		}
+		return "", fmt.Errorf("%s:%d: schedlab directive: %s has no effect under schedlab test, whose mode %s shows the trace; write # schedlab test: -mode=output to compare the program's output only", script, line, flag, mode)
+	}
+	if line, flag, value := cli.TraceFormatDirective(src); line > 0 && mode == ModeEvents && value != "text" {
+		return "", fmt.Errorf("%s:%d: schedlab directive: %s: the events mode of schedlab test takes the times out of the text trace only; remove it, or write # schedlab test: -mode=trace", script, line, flag)
+	}
+	return mode, nil
+}
+
+// Output runs the script as `schedlab run --trace script` does, in a
+// process shared with other work, and returns its golden text in the
+// trace mode (see the package comment).
+func Output(script string) []byte { return output(cli.Host{}, script, ModeTrace) }
+
+// output is Output in host h and the given mode.
+func output(h cli.Host, script string, mode Mode) []byte {
 	abs, err := filepath.Abs(script)
 	if err != nil {
 		abs = script
 	}
+	args := []string{"--trace", abs}
+	if mode == ModeOutput {
+		args = args[1:]
+	}
 	var stdout, stderr bytes.Buffer
-	code := h.Run([]string{"--trace", abs}, &stdout, &stderr)
+	code := h.Run(args, &stdout, &stderr)
 	dir := []byte(filepath.Dir(abs) + string(filepath.Separator))
-	return Format(
-		bytes.ReplaceAll(stdout.Bytes(), dir, nil),
-		bytes.ReplaceAll(stderr.Bytes(), dir, nil),
-		code)
+	out := bytes.ReplaceAll(stdout.Bytes(), dir, nil)
+	if mode == ModeEvents {
+		out = timeField.ReplaceAll(timeColumn.ReplaceAll(out, nil), nil)
+	}
+	return Format(out, bytes.ReplaceAll(stderr.Bytes(), dir, nil), code)
 }
+
+// timeColumn is the time that opens every event line of a text trace
+// (docs/trace-format.md), with the blank after it.
+var timeColumn = regexp.MustCompile(`(?m)^ *[0-9]+\.[0-9]{3}µs `)
+
+// timeField is an event's field that holds a time, not a duration
+// (until=, when=, ...: a time is written in µs with three decimals, a
+// duration as Go writes it), with the blank before it.
+var timeField = regexp.MustCompile(` [a-z_]+=[0-9]+\.[0-9]{3}µs\b`)
 
 // Format returns the golden text of a run that wrote stdout and stderr and
 // exited with code.
@@ -194,12 +284,20 @@ type Result struct {
 func (c Case) Check(update bool) Result {
 	outs := &cli.Outputs{}
 	outs.Input(c.Script, "the script")
-	return c.check(cli.Host{}, update, outs)
+	return c.check(cli.Host{}, update, ModeTrace, outs)
 }
 
-// check is Check with the script run in host h, and the inputs and
-// outputs of the whole test run.
-func (c Case) check(h cli.Host, update bool, outs *cli.Outputs) Result {
+// check is Check with the script run in host h, in its mode or dflt, and
+// the inputs and outputs of the whole test run.
+func (c Case) check(h cli.Host, update bool, dflt Mode, outs *cli.Outputs) Result {
+	src, err := lang.ReadScript(c.Script)
+	if err != nil {
+		return Result{Status: Error, Err: err}
+	}
+	mode, err := ScriptMode(c.Script, src, dflt)
+	if err != nil {
+		return Result{Status: Error, Err: err}
+	}
 	want, err := os.ReadFile(c.Golden)
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
@@ -208,7 +306,7 @@ func (c Case) check(h cli.Host, update bool, outs *cli.Outputs) Result {
 	if missing && !update {
 		return Result{Status: NoGolden}
 	}
-	got := output(h, c.Script)
+	got := output(h, c.Script, mode)
 	crlf := bytes.Contains(want, []byte("\r\n"))
 	if crlf {
 		want = bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n"))
@@ -220,6 +318,9 @@ func (c Case) check(h cli.Host, update bool, outs *cli.Outputs) Result {
 		d := Diff(c.Golden, want, "output", got)
 		if crlf {
 			d = append([]byte("(line endings differ: the golden file has CRLF, read here as LF; the diff is of the rest)\n"), d...)
+		}
+		if note := headerNote(c, want, got); note != "" {
+			d = append([]byte(note), d...)
 		}
 		return Result{Status: Fail, Diff: d}
 	}
@@ -240,6 +341,34 @@ func (c Case) check(h cli.Host, update bool, outs *cli.Outputs) Result {
 	return Result{Status: Updated}
 }
 
+// traceHeader is the first line of a text trace.
+const traceHeader = "# schedlab trace "
+
+// headerNote returns the line that explains a golden text want whose
+// trace header is not that of got, the run's: a golden from an older
+// schedlab (no costs=), or another profile or settings, which a diff of
+// every line would only bury; "" when the headers agree.
+func headerNote(c Case, want, got []byte) string {
+	w, _, _ := bytes.Cut(want, []byte("\n"))
+	g, _, _ := bytes.Cut(got, []byte("\n"))
+	if !bytes.HasPrefix(w, []byte(traceHeader)) || !bytes.HasPrefix(g, []byte(traceHeader)) || bytes.Equal(w, g) {
+		return ""
+	}
+	var missing []string
+	for _, f := range strings.Fields(string(g[len(traceHeader):])) {
+		key, _, _ := strings.Cut(f, "=")
+		if !bytes.Contains(w, []byte(" "+key+"=")) && strings.Contains(f, "=") {
+			missing = append(missing, key+"=")
+		}
+	}
+	why := "was written with other settings or costs, or by another schedlab"
+	if len(missing) > 0 {
+		why = "was written by an older schedlab: its trace header has no " + strings.Join(missing, ", ")
+	}
+	return fmt.Sprintf("(the golden file %s; its header is %q, the run's %q. Read the diff, then 'schedlab test -update %s' rewrites it; '# schedlab test: -mode=output' in the script compares only the program's output, which a new costs profile leaves alone)\n",
+		why, w, g, c.Script)
+}
+
 // updateFlag names the case's golden file as an output in messages.
 func (c Case) updateFlag() string { return "-update (" + c.Script + ")" }
 
@@ -256,6 +385,7 @@ func Diff(oldName string, old []byte, newName string, new []byte) []byte {
 // Options configure Run.
 type Options struct {
 	GoldenDir string    // where golden files live; "" means beside each script (see Cases)
+	Mode      Mode      // the mode of the scripts without a test directive; "" means ModeTrace
 	Update    bool      // write golden files that differ or are missing
 	Verbose   bool      // report every script, not only failures and updates
 	Color     bool      // colour the diffs and the verdicts
@@ -294,7 +424,11 @@ func Run(paths []string, opts Options) (Summary, error) {
 	p := newPainter(opts.Color)
 	var sum Summary
 	for _, c := range cases {
-		r := c.check(opts.Host, opts.Update, outs)
+		mode := opts.Mode
+		if mode == "" {
+			mode = ModeTrace
+		}
+		r := c.check(opts.Host, opts.Update, mode, outs)
 		switch r.Status {
 		case Pass:
 			sum.Passed++

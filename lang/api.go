@@ -21,6 +21,12 @@ type Options struct {
 	Stdout io.Writer // the program's print output
 	Stderr io.Writer // panics, deadlock reports, the end-of-run summary
 
+	// Warnings, if not nil, receives what a run says about a script that
+	// runs but likely means something else, once a run each: a bare int
+	// below 1000 given to sleep, work, syscall or a timer, which is that
+	// many nanoseconds (schedlab run gives its stderr; explore, nothing).
+	Warnings io.Writer
+
 	// Tracer, if not nil, receives every scheduling event. When
 	// PrintsInTrace is set, print() output is sent to the tracer only (as
 	// runtime.EvPrint events, which the text trace writes inline) and not
@@ -173,6 +179,7 @@ type Program struct {
 	root  string                       // the directory tree load() is confined to
 	main  string                       // the path of the script
 	progs map[string]*starlark.Program // by path: the script and every module it loads
+	small map[posKey]bool              // calls with an int literal below 1000 as their duration (findSmallDurations)
 }
 
 // Compile compiles the script filename (read from the file unless src is
@@ -186,7 +193,7 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{root: r.root, main: mod.path, progs: make(map[string]*starlark.Program, len(r.modules))}
+	p := &Program{root: r.root, main: mod.path, progs: make(map[string]*starlark.Program, len(r.modules)), small: r.smallNs}
 	for path, m := range r.modules {
 		p.progs[path] = m.prog
 	}
@@ -213,6 +220,7 @@ func (p *Program) Files() []string {
 func (p *Program) Run(opts Options) *Result {
 	r := newRun(opts)
 	r.root = p.root
+	r.smallNs = p.small
 	for path, prog := range p.progs {
 		r.modules[path] = &module{path: path, prog: prog}
 	}

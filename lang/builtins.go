@@ -341,6 +341,7 @@ func unpackDefault(b *starlark.Builtin, kwargs []starlark.Tuple, dflt *bool) err
 // sleep(d): time.Sleep on the virtual clock; d <= 0 returns at once, as
 // timeSleep does.
 func sleep(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	r.smallDuration(thread, b, args, kwargs)
 	d, err := unpackDuration(b, args, kwargs)
 	if err != nil {
 		return nil, err
@@ -385,6 +386,7 @@ func syscall(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 // durationArg unpacks the one non-negative duration d of work and
 // syscall.
 func durationArg(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (*goroutine, int64, error) {
+	r.smallDuration(thread, b, args, kwargs)
 	d, err := unpackDuration(b, args, kwargs)
 	if err != nil {
 		return nil, 0, err
@@ -414,6 +416,7 @@ func now(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 
 // after(d) → channel: time.After; the virtual time is sent on it d from now.
 func after(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	r.smallDuration(thread, b, args, kwargs)
 	var d duration
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "d", &d); err != nil {
 		return nil, err

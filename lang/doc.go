@@ -29,7 +29,12 @@
 //   - load.go: reading and compiling a script and the modules it loads,
 //     confined to its directory tree, before anything runs.
 //   - report.go: how a run ends, in Go's words: compile errors, panics,
-//     deadlocks, goroutine dumps, exit statuses.
+//     deadlocks, goroutine dumps, exit statuses; a REPL statement's
+//     error as a panic of G1 (FormatPanic).
+//   - gohints.go: answers for Go habits: a syntax error with its source
+//     line, a caret and hints; ch <- v refused at load time; a hint line
+//     in the panics of habits that load (runtimeHint); the warning about
+//     a bare small int given as a duration (smallDuration).
 //   - leak.go: Go 1.26's goroutine leak detection, by walking the
 //     Starlark values reachable from the goroutines that can still run.
 //   - memory.go: the memory limit's watchdog; memory_linux.go and

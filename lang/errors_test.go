@@ -59,19 +59,31 @@ func TestErrors(t *testing.T) {
 			files: map[string]string{"main.star": "def worker():\n    yield\n"},
 			code:  1,
 			stderr: "main.star:2:5: got yield, want primary expression\n" +
+				"    yield\n" +
+				"    ^\n" +
 				"hint: yield is reserved in Starlark; call gosched() to yield the processor\n",
+		},
+		{
+			name:  "resolve errors in the file's order",
+			files: map[string]string{"main.star": "def f():\n    return undefined_a\n\nprint(undefined_b)\nx = undefined_c\n"},
+			code:  1,
+			stderr: "main.star:2:12: undefined: undefined_a\n" +
+				"main.star:4:7: undefined: undefined_b\n" +
+				"main.star:5:5: undefined: undefined_c\n",
 		},
 		{
 			name:   "yield as a parameter",
 			files:  map[string]string{"main.star": "def f(yield):\n    pass\n"},
 			code:   1,
-			stderr: "main.star:1:12: not an identifier\n" + yieldHint + "\n",
+			stderr: "main.star:1:12: not an identifier\n    def f(yield):\n               ^\n" + yieldHint + "\n",
 		},
 		{
-			name:   "yield in a string is no hint",
-			files:  map[string]string{"main.star": "x = 'yield' +\n"},
-			code:   1,
-			stderr: "main.star:1:14: got newline, want primary expression\n",
+			name:  "yield in a string is no hint",
+			files: map[string]string{"main.star": "x = 'yield' +\n"},
+			code:  1,
+			stderr: "main.star:1:14: got newline, want primary expression\n" +
+				"    x = 'yield' +\n" +
+				"                 ^\n",
 		},
 		{
 			name:  "resolve errors",
@@ -334,10 +346,12 @@ sleep(1)
 			stderr: "main.star:2:6: cannot load nope.star: open nope.star: no such file or directory\n",
 		},
 		{
-			name:   "load syntax error",
-			files:  map[string]string{"main.star": "load('lib.star', 'x')\n", "lib.star": "x = = 1\n"},
-			code:   1,
-			stderr: "lib.star:1:5: got '=', want primary expression\n",
+			name:  "load syntax error",
+			files: map[string]string{"main.star": "load('lib.star', 'x')\n", "lib.star": "x = = 1\n"},
+			code:  1,
+			stderr: "lib.star:1:5: got '=', want primary expression\n" +
+				"    x = = 1\n" +
+				"        ^\n",
 		},
 		{
 			name: "error in a loaded module",

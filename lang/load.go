@@ -118,9 +118,10 @@ func (r *run) compile(path string, src []byte, chain []string) (*module, error) 
 	if err != nil {
 		return nil, withGoHints(src, err)
 	}
-	if err := checkGoArrow(f); err != nil {
+	if err := checkGoArrow(f, src); err != nil {
 		return nil, err
 	}
+	r.findSmallDurations(f)
 	mod := &module{path: path, prog: prog}
 	r.modules[path] = mod
 	chain = append(chain, path)
@@ -154,13 +155,6 @@ func positionOf(path string, src []byte, i int) syntax.Position {
 	start := bytes.LastIndexByte(src[:i], '\n') + 1
 	return syntax.MakePosition(&path, int32(line), int32(1+utf8.RuneCount(src[start:i])))
 }
-
-// A yieldError is a syntax error at a use of yield, which Starlark
-// reserves; it is reported with a hint to call gosched().
-type yieldError struct{ err syntax.Error }
-
-func (e *yieldError) Error() string { return e.err.Error() }
-func (e *yieldError) Unwrap() error { return e.err }
 
 // atYield reports whether the syntax error at pos is at, or right after,
 // the word yield.

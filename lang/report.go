@@ -18,6 +18,7 @@ package lang
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -49,36 +50,40 @@ var yieldWord = regexp.MustCompile(`\byield\b`)
 
 // FormatCompileError returns the text of an error found before the run:
 // every syntax, resolve or load error as "file:line:col: msg" on its own
-// line, plus a hint for a use of yield. Other errors (a script that cannot
-// be read) are prefixed with "schedlab: ".
+// line; a syntax error then shows its source line with a caret under the
+// column, and the hints for the Go it found there (gohints.go). Other
+// errors (a script that cannot be read) are prefixed with "schedlab: ".
 func FormatCompileError(err error) string {
 	var b strings.Builder
 	var rl resolve.ErrorList
 	var se syntax.Error
 	var le *LoadError
-	var ye *yieldError
 	var he *hintError
-	hint := errors.As(err, &ye)
 	switch {
 	case errors.As(err, &he):
-		fmt.Fprintf(&b, "%s\n", he.err.Error())
+		fmt.Fprintf(&b, "%s\n%s", he.err.Error(), caret(he.line, he.err.Pos.Col))
 		for _, h := range he.hints {
 			fmt.Fprintf(&b, "%s\n", h)
 		}
 	case errors.As(err, &rl):
+		// The resolver reports a function's body after the module's
+		// top level: in the file's order, as Go's compiler does.
+		rl = slices.Clone(rl)
+		slices.SortStableFunc(rl, func(a, b resolve.Error) int {
+			if a.Pos.Line != b.Pos.Line {
+				return cmp.Compare(a.Pos.Line, b.Pos.Line)
+			}
+			return cmp.Compare(a.Pos.Col, b.Pos.Col)
+		})
 		for _, e := range rl {
 			fmt.Fprintf(&b, "%s%s\n%s", e.Error(), spellingHint(e.Msg), resolveHint(e.Msg))
 		}
 	case errors.As(err, &se):
 		fmt.Fprintf(&b, "%s\n", se.Error())
-		hint = hint || yieldWord.MatchString(se.Msg)
 	case errors.As(err, &le):
 		fmt.Fprintf(&b, "%s\n", le.Error())
 	default:
 		fmt.Fprintf(&b, "schedlab: %v\n", err)
-	}
-	if hint {
-		b.WriteString(yieldHint + "\n")
 	}
 	return b.String()
 }
@@ -163,11 +168,7 @@ func writeOutcome(w io.Writer, m *runtime.Machine, res *runtime.Result, alive bo
 		if !errors.As(res.Err, &pe) {
 			return writeInternal(w, res.Err)
 		}
-		if pe.Fatal {
-			fmt.Fprintf(w, "fatal error: %s\n\n", pe.Msg)
-		} else {
-			fmt.Fprintf(w, "panic: %s\n\n", pe.Msg)
-		}
+		io.WriteString(w, pe.header())
 		if res.G != nil {
 			WriteGoroutine(w, res.G)
 		}
@@ -259,7 +260,18 @@ func writeGoroutine(w io.Writer, g *runtime.G, leaked bool) {
 	if gr == nil {
 		return
 	}
-	frames := gr.backtrace()
+	writeFrames(w, gr.backtrace())
+	if gr.parent != 0 {
+		fmt.Fprintf(w, "created by %s in goroutine %d\n", gr.site.Name, gr.parent)
+		if gr.site.Pos.IsValid() {
+			fmt.Fprintf(w, "  %s\n", gr.site.Pos)
+		}
+	}
+}
+
+// writeFrames writes a backtrace, innermost call first, a frame a line,
+// the middle of a deep one elided as Go's traceback elides it.
+func writeFrames(w io.Writer, frames []starlark.CallFrame) {
 	for i, fr := range frames {
 		if n := len(frames); n > tracebackInnerFrames+tracebackOuterFrames {
 			// As Go's traceback: the innermost and outermost frames
@@ -273,12 +285,32 @@ func writeGoroutine(w io.Writer, g *runtime.G, leaked bool) {
 		}
 		fmt.Fprintf(w, "  %s: in %s\n", fr.Pos, fr.Name)
 	}
-	if gr.parent != 0 {
-		fmt.Fprintf(w, "created by %s in goroutine %d\n", gr.site.Name, gr.parent)
-		if gr.site.Pos.IsValid() {
-			fmt.Fprintf(w, "  %s\n", gr.site.Pos)
-		}
+}
+
+// FormatPanic returns the text of err, the Starlark error a statement of
+// the main goroutine failed with (a REPL statement's), as a run reports
+// a panic: "panic: msg" (or "fatal error: msg"), the hint for a Go habit,
+// and goroutine 1 with its backtrace, innermost call first; a statement
+// cancelled (Ctrl-C, the memory limit) is "schedlab: interrupted", as a
+// run stopped by a limit says. ok is false when err is no Starlark error.
+func FormatPanic(err error) (text string, ok bool) {
+	var ee *starlark.EvalError
+	if !errors.As(err, &ee) {
+		return "", false
 	}
+	var b strings.Builder
+	if reason, ok := strings.CutPrefix(ee.Msg, starlarkCancelled); ok {
+		b.WriteString("schedlab: " + reason + "\n\n")
+	} else {
+		pe := &PanicError{Goroutine: 1, Msg: ee.Msg, Fatal: isFatal(err), Hint: runtimeHint(ee.Msg)}
+		if pe.Msg == starlarkStackOverflow {
+			pe.Msg, pe.Fatal = stackOverflowMsg, true
+		}
+		b.WriteString(pe.header())
+	}
+	b.WriteString("goroutine 1 [running]:\n")
+	writeFrames(&b, innermostFirst(errorStack(err)))
+	return b.String(), true
 }
 
 // The frames a goroutine's backtrace shows at most, innermost and
@@ -330,12 +362,7 @@ func (gr *goroutine) backtrace() []starlark.CallFrame {
 	if stack == nil {
 		stack = gr.thread.CallStack()
 	}
-	var frames []starlark.CallFrame
-	for i := len(stack) - 1; i >= 0; i-- {
-		if stack[i].Pos.Filename() != "<builtin>" {
-			frames = append(frames, stack[i])
-		}
-	}
+	frames := innermostFirst(stack)
 	if len(frames) == 0 && gr.fn != nil {
 		fr := starlark.CallFrame{Name: gr.fn.Name()}
 		if fn, ok := gr.fn.(*starlark.Function); ok {
@@ -349,3 +376,19 @@ func (gr *goroutine) backtrace() []starlark.CallFrame {
 }
 
 var builtinFile = "<builtin>"
+
+// starlarkCancelled opens the error of a thread that Cancel stopped
+// (go.starlark.net's text), before the reason.
+const starlarkCancelled = "Starlark computation cancelled: "
+
+// innermostFirst returns the frames of stack (outermost first, as
+// Starlark keeps it) innermost first, without builtins.
+func innermostFirst(stack starlark.CallStack) []starlark.CallFrame {
+	var frames []starlark.CallFrame
+	for i := len(stack) - 1; i >= 0; i-- {
+		if stack[i].Pos.Filename() != builtinFile {
+			frames = append(frames, stack[i])
+		}
+	}
+	return frames
+}

@@ -120,10 +120,12 @@ type run struct {
 
 	sliceSteps uint64
 	wedgeSteps uint64
-	perturbed  bool     // Options.Perturb may preempt at safe points
-	timed      bool     // steps take virtual time: the slice is sysmon's 10ms, not SliceSteps
-	steps      uint64   // steps of all goroutines, as of the last account
-	pslice     []pslice // by P: the steps of its current time slice
+	perturbed  bool            // Options.Perturb may preempt at safe points
+	warnedNs   bool            // the warning about a bare small int as a duration was given (smallDuration)
+	smallNs    map[posKey]bool // calls whose duration is an int literal below 1000 (findSmallDurations)
+	timed      bool            // steps take virtual time: the slice is sysmon's 10ms, not SliceSteps
+	steps      uint64          // steps of all goroutines, as of the last account
+	pslice     []pslice        // by P: the steps of its current time slice
 
 	stopped atomic.Pointer[runtime.LimitError] // the host limit (wall clock, memory) that stopped the run
 	endMu   sync.Mutex                         // guards ended (overrun.go)
@@ -433,7 +435,7 @@ func (gr *goroutine) exit(err error) error {
 	if gr.overflowed || msg == starlarkStackOverflow {
 		return &PanicError{Goroutine: gr.id, Msg: stackOverflowMsg, Fatal: true}
 	}
-	return &PanicError{Goroutine: gr.id, Msg: msg, Fatal: isFatal(err)}
+	return &PanicError{Goroutine: gr.id, Msg: msg, Fatal: isFatal(err), Hint: runtimeHint(msg)}
 }
 
 // errorStack returns the stack of the innermost Starlark error in err's
@@ -696,6 +698,21 @@ type PanicError struct {
 	Goroutine int64  // the goroutine that failed
 	Msg       string // the error, as Go's panic prints it
 	Fatal     bool   // a fatal error rather than a panic (sync: unlock of unlocked mutex)
+	Hint      string // the Starlark way of a Go habit that failed (see runtimeHint), or ""
 }
 
 func (e *PanicError) Error() string { return e.Msg }
+
+// header returns the lines that open the report of e, as Go's panic
+// prints them ("panic: msg" or "fatal error: msg"), then the hint, if
+// any, and the blank line before the goroutine.
+func (e *PanicError) header() string {
+	word := "panic"
+	if e.Fatal {
+		word = "fatal error"
+	}
+	if e.Hint != "" {
+		return word + ": " + e.Msg + "\n" + e.Hint + "\n\n"
+	}
+	return word + ": " + e.Msg + "\n\n"
+}

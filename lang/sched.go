@@ -2,7 +2,8 @@
 //
 // A student of the chapter's figure wants one picture of a moment: which
 // M holds which P, which G each runs, who spins, who sleeps in a syscall
-// without its P. The REPL's :runq and :ms and the playground's M:P:G
+// without its P, which M is blocked in netpoll and who waits on the
+// network. The REPL's :runq, :ms and :netpoll and the playground's M:P:G
 // picture draw it from runtime.Machine.Snapshot (through internal/views);
 // sched() builds its value from the very same Snapshot, field for field,
 // and names what an M does with the same function (runtime.MState.Activity),
@@ -31,9 +32,11 @@ import (
 // M(...). They are names only, not callable, and no script can reach
 // them: a struct does not give its constructor away.
 var (
-	schedCtor = structName("sched")
-	pCtor     = structName("P")
-	mCtor     = structName("M")
+	schedCtor   = structName("sched")
+	pCtor       = structName("P")
+	mCtor       = structName("M")
+	netpollCtor = structName("netpoll")
+	waiterCtor  = structName("waiter")
 )
 
 // A structName is a struct's constructor that only names it.
@@ -65,8 +68,10 @@ func sched(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 // struct with time, gomaxprocs, goroutines, runnable, nmspinning, ps (one
 // struct per P: id, status, m, curg, runnext, runq, schedtick,
 // syscalltick, timers, gfree), ms (one per M, in creation order: id, p,
-// syscall_p, curg, spinning, idle, syscall, activity), global_runq and
-// idle_ps. docs/language.md describes every field.
+// syscall_p, curg, spinning, idle, syscall, netpoll, activity),
+// global_runq, idle_ps and netpoll (the poller: waiters, m, and waiting,
+// one struct per goroutine parked on a descriptor: g, fd, kind, mode,
+// deadline). docs/language.md describes every field.
 func SchedValue(s *runtime.Snapshot) *starlarkstruct.Struct {
 	curg := make(map[int]int64) // P id → the G its M runs
 	ms := make(starlark.Tuple, len(s.Ms))
@@ -83,6 +88,7 @@ func SchedValue(s *runtime.Snapshot) *starlarkstruct.Struct {
 			"spinning":  starlark.Bool(mm.Spinning),
 			"idle":      starlark.Bool(mm.Idle),
 			"syscall":   starlark.Bool(mm.Syscall),
+			"netpoll":   starlark.Bool(mm.Netpoll),
 			"activity":  starlark.String(mm.Activity()),
 		})
 	}
@@ -115,6 +121,42 @@ func SchedValue(s *runtime.Snapshot) *starlarkstruct.Struct {
 		"ms":          ms,
 		"global_runq": goids(s.GlobalRunq),
 		"idle_ps":     idle,
+		"netpoll":     netpollValue(s),
+	})
+}
+
+// netpollValue is sched().netpoll: the poller's waiter count, the M
+// blocked in netpoll (None for none) and a waiter struct per goroutine
+// parked on a descriptor, in fd order, as :netpoll lists them
+// (views.NetpollOf reads the same Snapshot fields).
+func netpollValue(s *runtime.Snapshot) *starlarkstruct.Struct {
+	var waiting starlark.Tuple
+	for i := range s.Polls {
+		pd := &s.Polls[i]
+		for _, g := range []int64{pd.ReadG, pd.WriteG} {
+			if g == 0 {
+				continue
+			}
+			deadline := starlark.Value(starlark.None)
+			if g == pd.ReadG && pd.ReadDeadline != 0 {
+				deadline = starlark.MakeInt64(pd.ReadDeadline)
+			}
+			waiting = append(waiting, frozenStruct(waiterCtor, starlark.StringDict{
+				"g":        starlark.MakeInt64(g),
+				"fd":       starlark.MakeInt64(pd.FD),
+				"kind":     starlark.String(pd.Kind),
+				"mode":     starlark.String(pd.Mode(g)),
+				"deadline": deadline,
+			}))
+		}
+	}
+	if waiting == nil {
+		waiting = starlark.Tuple{}
+	}
+	return frozenStruct(netpollCtor, starlark.StringDict{
+		"waiters": starlark.MakeInt(s.NetpollWaiters),
+		"m":       idOrNone(s.PollM),
+		"waiting": waiting,
 	})
 }
 

@@ -356,7 +356,7 @@ func parseItem(it *item) (*syntax.File, error) {
 	if err := checkDepth(f); err != nil {
 		return nil, err // before anything walks the tree recursively
 	}
-	if err := checkGoArrow(f); err != nil {
+	if err := checkGoArrow(f, src); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -786,10 +786,8 @@ func (w *world) survive(f runtime.Func) runtime.Func {
 		var pe *PanicError
 		var le *runtime.LimitError
 		switch {
-		case errors.As(err, &pe) && pe.Fatal:
-			fmt.Fprintf(w.stderr, "fatal error: %s\n\n", pe.Msg)
 		case errors.As(err, &pe):
-			fmt.Fprintf(w.stderr, "panic: %s\n\n", pe.Msg)
+			io.WriteString(w.stderr, pe.header())
 		case errors.As(err, &le):
 			fmt.Fprintf(w.stderr, "schedlab: %s\n\n", le.Msg)
 		default:

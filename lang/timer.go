@@ -19,6 +19,7 @@ import (
 
 // timer(d) → timer: time.NewTimer(d).
 func timer_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	r.smallDuration(thread, b, args, kwargs)
 	var d duration
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "d", &d); err != nil {
 		return nil, err
@@ -32,6 +33,7 @@ func timer_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.
 
 // ticker(d) → ticker: time.NewTicker(d); d must be positive.
 func ticker(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	r.smallDuration(thread, b, args, kwargs)
 	var d duration
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "d", &d); err != nil {
 		return nil, err
@@ -49,6 +51,7 @@ func ticker(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.
 
 // tick(d) → chan: time.Tick(d); the nil channel for d <= 0.
 func tick(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	r.smallDuration(thread, b, args, kwargs)
 	var d duration
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "d", &d); err != nil {
 		return nil, err
@@ -64,6 +67,7 @@ func tick(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 // fn(args...) }). Each time the timer fires, fn runs in a new goroutine,
 // created by time.goFunc.
 func afterFunc(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	r.smallDuration(thread, b, args, kwargs)
 	if len(args) < 2 {
 		return nil, fmt.Errorf("%s: got %d arguments, want at least 2 (d, fn)", b.Name(), len(args))
 	}

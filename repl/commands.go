@@ -36,6 +36,7 @@ func init() {
 		{name: "ps", help: "every goroutine: status, function, state, where it is", run: cmdPs},
 		{name: "runq", help: "each P's runnext and ring, the global queue, idle Ps, spinning Ms", run: cmdRunq},
 		{name: "ms", help: "every M: the P it holds, the G it runs, what it does", run: cmdMs},
+		{name: "netpoll", help: "goroutines in IO wait: fd, kind, accept/read/connect, deadline; the M in netpoll", run: cmdNetpoll},
 		{name: "step", args: "[n]", help: "advance n scheduling events (1), printing each", run: cmdStep, nargs: 1},
 		{name: "run", help: "advance until nothing but goroutine 1 could run", run: cmdRun},
 		{name: "trace", args: "[on|off]", help: "print every scheduling event as it happens", run: cmdTrace, nargs: 1},
@@ -143,6 +144,16 @@ func cmdRunq(r *repl, _ []string) bool {
 // runs on its g0, the scheduler's own stack: "g0" stands in curg's place.
 func cmdMs(r *repl, _ []string) bool {
 	views.WriteMs(r.out, views.RunqOf(r.session().Machine().Snapshot()))
+	return false
+}
+
+// cmdNetpoll is :netpoll: one line per goroutine parked on a poll
+// descriptor (netpollblock), in fd order: the descriptor, listener or
+// conn, what it waits for (accept, read, connect) and its read deadline;
+// then netpollWaiters and the M blocked in netpoll, if any.
+func cmdNetpoll(r *repl, _ []string) bool {
+	s := r.session().Machine().Snapshot()
+	views.WriteNetpoll(r.out, views.NetpollOf(s), s.Time)
 	return false
 }
 
@@ -260,9 +271,16 @@ func (r *repl) restart(seed uint64) {
 	r.newSession(seed)
 }
 
+// cmdTime prints the virtual time as a duration, and in ns when the
+// duration does not say it to the nanosecond already.
 func cmdTime(r *repl, _ []string) bool {
 	ns := r.session().Machine().Now()
-	fmt.Fprintf(r.out, "%s (%dns)\n", runtime.FormatDuration(ns), ns)
+	d := runtime.FormatDuration(ns)
+	if ns < 1000 {
+		fmt.Fprintln(r.out, d) // 0s, 501ns
+		return false
+	}
+	fmt.Fprintf(r.out, "%s (%dns)\n", d, ns)
 	return false
 }
 

@@ -266,7 +266,7 @@ func (r *repl) statement(first string) {
 		return
 	}
 	if err != nil {
-		r.printError(err)
+		r.printError(lang.SyntaxHints(src.Bytes(), err))
 		return
 	}
 	if len(f.Stmts) == 0 {
@@ -300,12 +300,12 @@ func (r *repl) loadFile(name string) {
 	r.exec(name, src, true)
 }
 
-// printError prints a statement's error: a Starlark error with its
-// backtrace, a compile error as file:line:col: msg.
+// printError prints a statement's error: a Starlark error as a run
+// reports a panic of the main goroutine, a compile error as
+// file:line:col: msg.
 func (r *repl) printError(err error) {
-	var ee *starlark.EvalError
-	if errors.As(err, &ee) {
-		fmt.Fprintln(r.errw, ee.Backtrace())
+	if text, ok := lang.FormatPanic(err); ok {
+		io.WriteString(r.errw, text)
 		return
 	}
 	io.WriteString(r.errw, lang.FormatCompileError(err))

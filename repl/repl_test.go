@@ -230,7 +230,7 @@ func TestMaxMemoryInterruptsStatement(t *testing.T) {
 	out := session(t, in, Options{Run: lang.Options{Procs: 1, Seed: 1, Preempt: true, MaxMemory: 64 << 20}})
 	for _, want := range []string{
 		"schedlab: memory limit of 64MiB reached (--max-memory=64MiB): interrupted; what the globals hold stays",
-		"Error: Starlark computation cancelled: interrupted",
+		"schedlab: interrupted\n\ngoroutine 1 [running]:\n",
 		"True 7\nstill here\n",
 	} {
 		if !strings.Contains(out, want) {

@@ -204,7 +204,7 @@ func TestTerminal(t *testing.T) {
 		t.Fatalf("the loop ended by itself:\n%s", s)
 	}
 	p.send("C-c")
-	p.waitFor(mark, "Error: Starlark computation cancelled: interrupted")
+	p.waitFor(mark, "schedlab: interrupted")
 	p.waitFor(mark, "[2ms] >>>")
 	if out := p.line("n > 1000", "[2ms] >>>"); !strings.Contains(out, "True") {
 		t.Errorf("after Ctrl-C, n > 1000:\n%s", out)

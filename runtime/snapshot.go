@@ -34,6 +34,14 @@ type MState struct {
 	Locked bool
 	// LockedG is the G locked to the M (lockOSThread), 0 if none.
 	LockedG int64
+	// Netpoll is the M blocked in netpoll (findRunnable's "poll network
+	// until next timer"), holding nothing, until an arrival or the next
+	// timer: at most one M is (netpoll.go).
+	Netpoll bool
+	// Polled are the Gs an M back from netpoll took from the poller and
+	// will run first (one) and inject (the rest) when it schedules
+	// (runPolled): still _Gwaiting, on no descriptor and no queue.
+	Polled []int64
 }
 
 // Activity says what the M is doing, in the words of proc.go's model: an M
@@ -48,6 +56,7 @@ type MState struct {
 //	"idle"           parked on the idle M list (stopm), holding nothing
 //	"starting"       woken by startm with a P to take (nextp), not yet running
 //	"locked"         locked to a G that cannot run, asleep in stoplockedm, holding nothing
+//	"netpoll"        blocked in netpoll until an arrival or the next timer, holding nothing
 //
 // The REPL's :ms and the playground's picture show this word; there is one
 // definition, here.
@@ -61,6 +70,8 @@ func (ms *MState) Activity() string {
 		return "running"
 	case ms.Spinning:
 		return "spinning"
+	case ms.Netpoll:
+		return "netpoll"
 	case ms.Idle:
 		return "idle"
 	case ms.Locked:
@@ -83,6 +94,69 @@ type Snapshot struct {
 	NMSpinning int
 	Goroutines int // alive
 	Runnable   int // on some run queue
+	// The network poller: netpollWaiters (the Gs parked in netpollblock),
+	// the M blocked in netpoll (-1 if none) and every descriptor with a
+	// G parked on it, in fd order (Machine.Netpoll). All zero for a
+	// program that never opened a descriptor.
+	NetpollWaiters int
+	PollM          int
+	Polls          []PollState
+}
+
+// PollState is what a snapshot shows of one poll descriptor with a
+// goroutine parked on it (netpollblock).
+type PollState struct {
+	FD   int64
+	Kind string // "listener" or "conn"
+	// ReadG is the G parked on the read semaphore (rg: an accept on a
+	// listener, a read on a connection), WriteG the one parked on the
+	// write semaphore (wg: a dial's connect; writes never block); 0 if
+	// none.
+	ReadG, WriteG int64
+	// ReadDeadline is the read deadline (pd.rd): 0 none, -1 expired,
+	// else the virtual time it expires.
+	ReadDeadline int64
+}
+
+// Mode says what g, parked on the descriptor, waits for: "accept" or
+// "read" for the reader (on a listener, on a connection), "connect" for
+// the writer, "" for neither.
+func (ps *PollState) Mode(g int64) string {
+	switch {
+	case g == 0:
+		return ""
+	case g == ps.ReadG && ps.Kind == "listener":
+		return "accept"
+	case g == ps.ReadG:
+		return "read"
+	case g == ps.WriteG:
+		return "connect"
+	}
+	return ""
+}
+
+// Netpoll returns every open descriptor with a goroutine parked on it,
+// in fd order: what :netpoll, sched().netpoll and the playground show.
+// It is nil for a program that never opened one.
+func (m *Machine) Netpoll() []PollState {
+	var ps []PollState
+	for _, pd := range m.np.fds { // in fd order: opened in order, closed in place
+		rg, wg := parkedG(pd.rg), parkedG(pd.wg)
+		if rg == 0 && wg == 0 {
+			continue
+		}
+		ps = append(ps, PollState{FD: pd.fd, Kind: pd.what, ReadG: rg, WriteG: wg, ReadDeadline: pd.rd})
+	}
+	return ps
+}
+
+// parkedG is the goid of the G a poll semaphore holds, 0 for nil,
+// pdReady or pdWait.
+func parkedG(gp *G) int64 {
+	if gp == nil || gp == pdReady || gp == pdWait {
+		return 0
+	}
+	return gp.goid
 }
 
 // Snapshot returns the scheduler's current state.
@@ -93,6 +167,13 @@ func (m *Machine) Snapshot() *Snapshot {
 		NMSpinning: int(m.nmspinning),
 		Goroutines: m.ngalive,
 		Runnable:   int(m.runq.size),
+
+		NetpollWaiters: int(m.np.waiters),
+		PollM:          -1,
+		Polls:          m.Netpoll(),
+	}
+	if m.np.pollM != nil {
+		s.PollM = int(m.np.pollM.id)
 	}
 	for _, pp := range m.allp[:m.gomaxprocs] {
 		ps := PState{
@@ -118,7 +199,7 @@ func (m *Machine) Snapshot() *Snapshot {
 		s.Ps = append(s.Ps, ps)
 	}
 	for _, mp := range m.allm {
-		ms := MState{ID: int(mp.id), P: -1, SyscallP: -1, Spinning: mp.spinning, Idle: mp.idle, Syscall: mp.syscall, Locked: mp.lockedIdle && !mp.lockedWake}
+		ms := MState{ID: int(mp.id), P: -1, SyscallP: -1, Spinning: mp.spinning, Idle: mp.idle, Syscall: mp.syscall, Locked: mp.lockedIdle && !mp.lockedWake, Netpoll: mp == m.np.pollM}
 		if mp.syscall && mp.oldp != nil && mp.oldp.status == Psyscall && mp.oldp.syscalltick == mp.syscalltick {
 			ms.SyscallP = int(mp.oldp.id)
 		}
@@ -130,6 +211,9 @@ func (m *Machine) Snapshot() *Snapshot {
 		}
 		if mp.lockedg != nil {
 			ms.LockedG = mp.lockedg.goid
+		}
+		for gp := mp.polled.head; gp != nil; gp = gp.schedlink {
+			ms.Polled = append(ms.Polled, gp.goid)
 		}
 		s.Ms = append(s.Ms, ms)
 	}

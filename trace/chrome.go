@@ -10,7 +10,8 @@
 //     "G12 worker" (G id and the function it was spawned with).
 //   - pid 1 "Ms": one thread per M (tid = M id, named "M0", ...), with the
 //     same run spans, plus "syscall G12" spans while the M is blocked in a
-//     syscall and "spinning" spans while it looks for work.
+//     syscall, "spinning" spans while it looks for work and "netpoll"
+//     spans while it is blocked in netpoll, holding no P.
 //   - pid 2 "Sched": a counter track ("ph":"C") "queues" with the global
 //     run queue length and the runnable count (derived as queues.go says),
 //     written once per virtual time at which they changed, and the
@@ -262,7 +263,7 @@ func (c *Chrome) writeSpan(s *span) {
 	b = append(b, `{"name":"`...)
 	b = c.appendSpanName(b, s)
 	b = append(b, `","cat":"`...)
-	b = append(b, [...]string{spanRun: "run", spanSyscall: "syscall", spanSpin: "spin"}[s.kind]...)
+	b = append(b, [...]string{spanRun: "run", spanSyscall: "syscall", spanSpin: "spin", spanNetpoll: "netpoll"}[s.kind]...)
 	b = append(b, `","ph":"X","ts":`...)
 	b = appendMicros(b, s.start)
 	b = append(b, `,"dur":`...)
@@ -311,7 +312,7 @@ func (c *Chrome) writeSpan(s *span) {
 
 // appendSpanName appends the name of a span, JSON-escaped without quotes:
 // "G12 worker" (or "G12" when the function is not known) for a run,
-// "syscall G12" for a syscall, "spinning".
+// "syscall G12" for a syscall, "spinning", "netpoll".
 func (c *Chrome) appendSpanName(b []byte, s *span) []byte {
 	switch s.kind {
 	case spanSyscall:
@@ -319,6 +320,8 @@ func (c *Chrome) appendSpanName(b []byte, s *span) []byte {
 		return strconv.AppendInt(b, s.g, 10)
 	case spanSpin:
 		return append(b, "spinning"...)
+	case spanNetpoll:
+		return append(b, "netpoll"...)
 	}
 	b = append(b, 'G')
 	b = strconv.AppendInt(b, s.g, 10)

@@ -26,6 +26,11 @@
 //     sysmon retakes the P (ProcSteal).
 //   - spin (M tracks): the M is spinning, looking for work, from MSpinning
 //     to the M's next GoStart, ProcStop or MStop.
+//   - netpoll (M tracks): the M is blocked in netpoll, holding nothing,
+//     from MNetpoll to the M's next event (the Netpoll of what it found
+//     when epoll_wait returns, or its MStart or MStop when a timer woke
+//     it): neither parked nor running, it is the thread that will see the
+//     network first.
 //
 // At the end of the stream (finish) every span still open is closed at the
 // time of the last event. The closing event's kind and reason travel with
@@ -54,6 +59,7 @@ const (
 	spanRun     spanKind = iota // G ran on the P, or on the M
 	spanSyscall                 // the M was in a syscall for G
 	spanSpin                    // the M was spinning, looking for work
+	spanNetpoll                 // the M was blocked in netpoll
 )
 
 // maxTrackID bounds the ids that get a track, so that a corrupt event
@@ -65,7 +71,7 @@ type span struct {
 	track      trackKind
 	id         int32 // the P's or the M's id
 	kind       spanKind
-	g          int64 // the G that ran or was in the syscall; 0 for spin
+	g          int64 // the G that ran or was in the syscall; 0 for spin and netpoll
 	start, end int64 // virtual ns
 	startSeq   uint64
 	endSeq     uint64            // 0 when closed by finish
@@ -200,6 +206,12 @@ func (t *spanTracker) event(ev *runtime.Event, idx int) bool {
 		t.last = ev.Time
 		t.seen = true
 	}
+	if ev.M >= 0 && ev.Kind != runtime.EvMNetpoll {
+		// Any event of an M blocked in netpoll is its return.
+		if o := t.slot(trackM, ev.M); o != nil && o.active && o.kind == spanNetpoll {
+			t.close(o, ev)
+		}
+	}
 	switch ev.Kind {
 	case runtime.EvGoStart:
 		return t.run(ev)
@@ -230,6 +242,8 @@ func (t *spanTracker) event(ev *runtime.Event, idx int) bool {
 		}
 	case runtime.EvMStop:
 		t.close(t.slot(trackM, ev.M), ev)
+	case runtime.EvMNetpoll:
+		t.open(trackM, ev.M, spanNetpoll, 0, ev)
 	case runtime.EvProcResize:
 		// Ps with ids >= the new GOMAXPROCS are destroyed.
 		for i := int(max(ev.P2, 0)); i < len(t.p); i++ {

@@ -19,7 +19,7 @@ func spanLines(evs []runtime.Event) string {
 		if s.track == trackM {
 			track = "M"
 		}
-		kind := [...]string{"run", "syscall", "spin"}[s.kind]
+		kind := [...]string{"run", "syscall", "spin", "netpoll"}[s.kind]
 		end := "end of trace"
 		if s.endKind != runtime.EvNone {
 			end = fmt.Sprintf("%v #%d", s.endKind, s.endSeq)
@@ -97,6 +97,26 @@ func TestSpans(t *testing.T) {
 			"P0 run     G1          0..3           GoStart #0 → end of trace\n" +
 			"M0 run     G1          0..3           GoStart #0 → end of trace\n" +
 			"M1 run     G2          0..3           GoStart #0 → end of trace\n",
+	}, {
+		name: "an M blocked in netpoll until an arrival, then until a timer, then until nothing",
+		evs: []runtime.Event{
+			ev(0, -1, 0, 0, runtime.EvMNetpoll, ""),
+			ev(3, -1, -1, 0, runtime.EvNetReady, "r"), // the kernel's: no M
+			ev(4, 1, 1, 2, runtime.EvGoStart, ""),     // another M
+			ev(5, -1, 0, 0, runtime.EvNetpoll, "block"),
+			ev(5, 0, 0, 0, runtime.EvMStart, ""),
+			ev(6, -1, 0, 0, runtime.EvMNetpoll, ""),
+			ev(8, 0, 0, 0, runtime.EvMStart, ""), // a timer woke it: nothing polled
+			ev(9, -1, 0, 0, runtime.EvMNetpoll, ""),
+			ev(9, -1, 0, 0, runtime.EvMStop, ""), // woken with no P to take
+			ev(10, -1, 0, 0, runtime.EvMNetpoll, ""),
+		},
+		want: "M0 netpoll G0          0..5           MNetpoll #0 → Netpoll #0\n" +
+			"M0 netpoll G0          6..8           MNetpoll #0 → MStart #0\n" +
+			"M0 netpoll G0          9..9           MNetpoll #0 → MStop #0\n" +
+			"P1 run     G2          4..10          GoStart #0 → end of trace\n" +
+			"M0 netpoll G0         10..10          MNetpoll #0 → end of trace\n" +
+			"M1 run     G2          4..10          GoStart #0 → end of trace\n",
 	}, {
 		name: "ids out of range are ignored",
 		evs: []runtime.Event{

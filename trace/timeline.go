@@ -19,7 +19,7 @@
 //	 "ps":[0,1], "ms":[0,1,2], "start":0, "end":123456}
 //
 // Spans come from spans.go (track 0 = P, 1 = M; kind 0 = run, 1 =
-// syscall, 2 = spinning; startIdx and endIdx index "ev", -1 when the span
+// syscall, 2 = spinning, 3 = blocked in netpoll; startIdx and endIdx index "ev", -1 when the span
 // was still open at the end). Queue lengths come from queues.go, one entry
 // per virtual time at which they changed. "ps" holds every P of the run:
 // those of the header's procs setting and of every ProcResize, even if
@@ -30,8 +30,9 @@
 // The page (timeline.html) draws on a canvas: a lane per P and per M, run
 // spans coloured per goroutine (a hue from the G id, so G5 has the same
 // colour in every run; on an M's lane labelled with the P it holds),
-// syscall and spinning spans, parked Ms, markers for the events a person
-// looks for (create, block, unblock, steal, preempt, syscall, ...), and a
+// syscall, spinning and netpoll spans, parked Ms, markers for the events
+// a person looks for (create, block, unblock, steal, preempt, syscall,
+// the network's readiness and polls, ...), and a
 // graph of the two queue lengths. Wheel zooms around the pointer, drag
 // pans, hover shows details, click pins them and highlights the
 // goroutine. At draw time it only visits what is on screen (binary search

@@ -171,7 +171,34 @@ var mutants = []mutant{
 	{"procresize-tail", "destroyed Ps give their queues to the global head", "runtime/proc.go",
 		"\t\t\tpp.runq[pp.runqtail%runqSize] = nil\n\t\t\tm.globrunqputhead(gp)",
 		"\t\t\tpp.runq[pp.runqtail%runqSize] = nil\n\t\t\tm.globrunqput(gp)", nil},
+
+	// The netpoller (runtime/netpoll.go) and the CPU quota (quota.go).
+	{"netpoll-no-block", "the last M with nothing to do blocks in netpoll", "runtime/netpoll.go",
+		"if !np.inited || np.pollM != nil || np.waiters == 0 && m.nextTimer() < 0 {",
+		"if true || !np.inited || np.pollM != nil || np.waiters == 0 && m.nextTimer() < 0 {", netPkgs},
+	{"netpoll-no-findrunnable", "findRunnable polls the network before stealing", "runtime/netpoll.go",
+		"if !np.inited || np.waiters == 0 || np.pollM != nil {\n\t\treturn nil",
+		"if true || !np.inited || np.waiters == 0 || np.pollM != nil {\n\t\treturn nil", netPkgs},
+	{"netpoll-no-sysmon", "sysmon polls when the last poll is 10ms old", "runtime/netpoll.go",
+		"if !np.inited || np.pollM != nil || m.now-np.lastpoll <= sysmonNetpollNS {",
+		"if true || !np.inited || np.pollM != nil || m.now-np.lastpoll <= sysmonNetpollNS {", netPkgs},
+	{"netpoll-ready-not-consumed", "a notification that came first is consumed without parking", "runtime/netpoll.go",
+		"\tcase pdReady:\n\t\t*gpp = nil\n\t\treturn true", "\tcase pdReady:\n\t\t*gpp = nil", netPkgs},
+	{"netpoll-no-reset", "pollReset forgets a stale read notification", "runtime/netpoll.go",
+		"\tif mode == 'r' {\n\t\tpd.rg = nil\n\t}\n\treturn pollNoError", "\treturn pollNoError", netPkgs},
+	{"injectglist-no-idle", "injectglist sends as many Gs to the global queue as there are idle Ps", "runtime/netpoll.go",
+		"for npidle := len(m.pidle); npidle > 0", "for npidle := 0; npidle > 0", netPkgs},
+	{"traffic-from-send", "open-loop latency counts from when a request was due", "runtime/traffic.go",
+		"\tif tr.cfg.Think >= 0 {\n\t\tr.due = tr.m.now\n\t}", "\tr.due = tr.m.now", netPkgs},
+	{"quota-no-pushback", "a throttle pushes work in progress back by the pause", "runtime/quota.go",
+		"\t\tcase a.kind == actResume:\n\t\t\ta.when = addWhen(a.when, shift) // the rest of the work, after the pause\n", "", nil},
+	{"quota-never-runs-out", "the process is throttled when its period's budget is spent", "runtime/quota.go",
+		"\t\tif left := c.quota - usage; left < seg*n {", "\t\tif left := c.quota - usage; false && left < seg*n {", nil},
 }
+
+// netPkgs are the tests of the network's mutants: the engine's, and the
+// language's scripts of the network and traffic.
+var netPkgs = []string{"./runtime/", "./golden/", "./lang/"}
 
 func main() {
 	runRE := flag.String("run", "", "only the mutants whose name matches this `regexp`")

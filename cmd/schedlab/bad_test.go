@@ -57,6 +57,17 @@ var badCases = []badCase{
 	{"load directory", run("load/directory.star"), 1, []string{`^load/directory.star:1:6: cannot load sub: open load/sub: is a directory$`}, ""},
 	{"load undefined name", run("load/undefined_symbol.star"), 2, []string{`^panic: load: name nope not found in module sub/lib.star$`, `^  load/undefined_symbol.star:1:1: in <toplevel>$`}, ""},
 
+	// Go habits: Go's or Starlark's error at file:line:col, then a hint
+	// with the Starlark way; a syntax error shows its line and a caret.
+	{"a global assigned in a function", run("shared_counter.star"), 2, []string{`^panic: local variable counter referenced before assignment$`, `^hint: counter is assigned in this function .*counter = \[0\] and counter\[0\] \+= 1 .*counter = atomic_int\(\) and counter.add\(1\)$`, `^  shared_counter.star:4:5: in inc$`}, ""},
+	{"global statement", run("global_statement.star"), 1, []string{`^global_statement.star:4:5: got global, want primary expression$`, `^    global counter$`, `^    \^$`, `^hint: Starlark has no global statement`}, ""},
+	{"send of an expression", run("send_expression.star"), 1, []string{`^send_expression.star:3:13: Go's send statement is not Starlark: this is the comparison results < -j \* 2$`, `^hint: Go's results <- j \* 2 is results.send\(j \* 2\)`}, ""},
+	{"for { over lines", run("for_brace.star"), 1, []string{`^for_brace.star:3:2: got '}', want ':'$`, `^hint: Go's for \{ \.\.\. \} is while True:$`}, ""},
+	{"range of a channel", run("range_chan.star"), 2, []string{`^panic: range: for parameter 1: got chan, want int$`, `^hint: Go's for v := range ch is for v in ch:`, `^  range_chan.star:3:15: in <toplevel>$`}, ""},
+	{"spawn of a call", run("spawn_call.star"), 2, []string{`^panic: spawn: for parameter fn: got NoneType, want callable$`, `^hint: Go's go f\(x\) is spawn\(f, x\)`}, "worker 1\n"},
+	{"a width in %", run("percent_width.star"), 2, []string{`^panic: unknown conversion %5$`, `^hint: .*sprintf\("%5.2f", x\) takes Go's verbs$`}, ""},
+	{"sleep(1), once", run("sleep_one.star"), 0, []string{`\Asleep_one.star:1:6: warning: sleep\(1\) is 1ns: a bare int is nanoseconds; write sleep\("1ms"\) for milliseconds, or sleep\("1ns"\) to mean it \(said once a run\)\n\z`}, "slept\n"},
+
 	// Files that are not scripts.
 	{"missing file", run("nope.star"), 1, []string{`^schedlab run: open nope.star: no such file or directory$`}, ""},
 	{"directory", run("load"), 1, []string{`^schedlab run: open load: is a directory$`}, ""},

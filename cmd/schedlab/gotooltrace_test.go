@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"image"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +18,10 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	xtrace "golang.org/x/exp/trace"
+
+	"github.com/schedlab/schedlab/runtime"
+	"github.com/schedlab/schedlab/trace/tracetest"
 )
 
 // goToolTrace starts `go tool trace` on file, serving its web UI on a
@@ -198,4 +204,89 @@ func cropPNG(data []byte, height int) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// TestGoTraceNetwork writes a server under traffic (examples/server.star)
+// and a read deadline with a dial (examples/read_deadline.star) on 2 and
+// 4 Ps as Go execution traces: golang.org/x/exp/trace's reader and
+// tracetest's checker accept them (the netpoller's events have no Go
+// event, injectglist's GoUnblocks have no G), every "IO wait" of the
+// run is a block for "network" in the trace, as netpollblock's
+// traceBlockNet, and `go tool trace -pprof=net` makes of them a network
+// blocking profile that names the handler's read and the accept loop.
+func TestGoTraceNetwork(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	dir := t.TempDir()
+	for _, script := range []string{"server", "read_deadline"} {
+		for _, procs := range []string{"2", "4"} {
+			file := filepath.Join(dir, script+procs+".trace")
+			stdout, stderr, code := schedlab(t, "run", "--procs", procs, "--go-trace", file, "--trace", "--trace-format=json", "../../examples/"+script+".star")
+			if code != 0 {
+				t.Fatalf("%s --procs %s: exit %d: %s", script, procs, code, stderr)
+			}
+			_, evs, err := tracetest.ReadJSON([]byte(stdout))
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tracetest.CheckGoTrace(data, evs); err != nil {
+				t.Errorf("%s --procs %s: %v", script, procs, err)
+			}
+			xevs, err := tracetest.ReadGoTrace(data)
+			if err != nil {
+				t.Fatalf("%s --procs %s: %v", script, procs, err)
+			}
+			ioWaits, network := 0, 0
+			for _, ev := range evs {
+				if ev.Kind == runtime.EvGoBlock && ev.Reason == runtime.WaitReasonIOWait {
+					ioWaits++
+				}
+			}
+			for _, ev := range xevs {
+				if ev.Kind() != xtrace.EventStateTransition {
+					continue
+				}
+				st := ev.StateTransition()
+				if st.Resource.Kind != xtrace.ResourceGoroutine {
+					continue
+				}
+				if _, to := st.Goroutine(); to == xtrace.GoWaiting && st.Reason == "network" {
+					network++
+				}
+			}
+			if ioWaits == 0 || network != ioWaits {
+				t.Errorf("%s --procs %s: %d blocks for \"network\" in the Go trace, want the run's %d in IO wait (and some)", script, procs, network, ioWaits)
+			}
+		}
+	}
+
+	// The network blocking profile of the server on 2 Ps.
+	cmd := exec.Command(goCmd, "tool", "trace", "-pprof=net", filepath.Join(dir, "server2.trace"))
+	var perr bytes.Buffer
+	cmd.Stderr = &perr
+	p, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go tool trace -pprof=net: %v\n%s", err, perr.String())
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(p))
+	if err != nil {
+		t.Fatalf("go tool trace -pprof=net: not a gzipped profile (%d bytes): %v", len(p), err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A profile with no sample names no function: its string table holds
+	// only the sample types.
+	for _, s := range []string{"handle", "serve", "server.star"} {
+		if !bytes.Contains(raw, []byte(s)) {
+			t.Errorf("go tool trace -pprof=net: the network blocking profile (%d bytes) does not name %q", len(raw), s)
+		}
+	}
 }

@@ -435,9 +435,18 @@ type domPicture struct {
 		State  string `json:"state"`
 		Where  string `json:"where"`
 	} `json:"gs"`
-	PSText   string `json:"psText"`
-	RunqText string `json:"runqText"`
-	MsText   string `json:"msText"`
+	PollM   int `json:"pollM"` // the M blocked in netpoll, -1 for none
+	Waiting []struct {
+		G        int64  `json:"g"`
+		FD       int64  `json:"fd"`
+		Kind     string `json:"kind"`
+		Mode     string `json:"mode"`
+		Deadline int64  `json:"deadline"`
+	} `json:"waiting"`
+	PSText      string `json:"psText"`
+	RunqText    string `json:"runqText"`
+	MsText      string `json:"msText"`
+	NetpollText string `json:"netpollText"`
 }
 
 // readPicture reads the picture off the page's elements.
@@ -456,14 +465,18 @@ const readPicture = `(function () {
     idle: all("#pic-idle .ip").map(function (e) { return +e.dataset.p; }),
     ms: all("#pic-ms .m").map(function (e) { return {id: +e.dataset.m, activity: e.dataset.activity, p: +e.dataset.p, syscallP: +e.dataset.syscallp, curg: +e.dataset.curg}; }),
     gs: all("#pic-gs tr.grow").map(function (e) { return {id: +e.dataset.g, name: e.dataset.name, status: e.dataset.status, state: e.dataset.state, where: e.dataset.where}; }),
+    pollM: (function (e) { return e ? +e.dataset.m : -1; })(document.querySelector("#pic-netpoll .pollm")),
+    waiting: all("#pic-netpoll .waiter").map(function (e) { return {g: +e.dataset.g, fd: +e.dataset.fd, kind: e.dataset.kind, mode: e.dataset.mode, deadline: +e.dataset.deadline}; }),
     psText: document.getElementById("pstext").textContent,
     runqText: document.getElementById("runqtext").textContent,
     msText: document.getElementById("mstext").textContent,
+    netpollText: document.getElementById("netpolltext").textContent,
   };
 })()`
 
-// text writes the drawn picture as :ps, :runq and :ms would print it.
-func (d *domPicture) text() (ps, runq, ms string) {
+// text writes the drawn picture as :ps, :runq, :ms and :netpoll would
+// print it (at virtual time now, for the deadlines).
+func (d *domPicture) text(now int64) (ps, runq, ms, netpoll string) {
 	var gs []views.Goroutine
 	for _, g := range d.Gs {
 		gs = append(gs, views.Goroutine{ID: g.ID, Name: g.Name, Status: g.Status, State: g.State, Where: g.Where})
@@ -478,11 +491,17 @@ func (d *domPicture) text() (ps, runq, ms string) {
 		}
 		q.Ms = append(q.Ms, views.M{ID: m.ID, P: m.P, SyscallP: m.SyscallP, Curg: m.Curg, Activity: m.Activity})
 	}
-	var a, b, c bytes.Buffer
+	// Every goroutine parked on a descriptor is one netpollWaiters counts.
+	np := views.Netpoll{Waiters: len(d.Waiting), M: d.PollM}
+	for _, w := range d.Waiting {
+		np.Waiting = append(np.Waiting, views.Waiter{G: w.G, FD: w.FD, Kind: w.Kind, Mode: w.Mode, Deadline: w.Deadline})
+	}
+	var a, b, c, e bytes.Buffer
 	views.WritePS(&a, gs, nil)
 	views.WriteRunq(&b, q, nil)
 	views.WriteMs(&c, q)
-	return a.String(), b.String(), c.String()
+	views.WriteNetpoll(&e, np, now)
+	return a.String(), b.String(), c.String(), e.String()
 }
 
 // checkPicture steps runs in the page (Step, Step N, Back, Run to end and
@@ -498,6 +517,7 @@ func checkPicture(t *testing.T, p *page) {
 		{"stealing.star", []string{"--procs=4"}},
 		{"syscall.star", nil},
 		{"prodcons.star", []string{"--procs=2", "--seed=3"}},
+		{"read_deadline.star", nil}, // an M blocked in netpoll, accept, connect, a read with a deadline
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := exampleSrc(t, tc.name)
@@ -516,12 +536,12 @@ func checkPicture(t *testing.T, p *page) {
 					st.Forward(1) // past the last event: the run's end
 				}
 				want := st.Picture()
-				ps, runq, ms := d.text()
-				if ps != want.PS || runq != want.RunqT || ms != want.MsT {
-					t.Fatalf("after %s, at step %d the picture shows\n%s%s%s\n:ps, :runq and :ms print\n%s%s%s", how, d.Step, ps, runq, ms, want.PS, want.RunqT, want.MsT)
+				ps, runq, ms, netpoll := d.text(want.Time)
+				if ps != want.PS || runq != want.RunqT || ms != want.MsT || netpoll != want.NetT {
+					t.Fatalf("after %s, at step %d the picture shows\n%s%s%s%s\n:ps, :runq, :ms and :netpoll print\n%s%s%s%s", how, d.Step, ps, runq, ms, netpoll, want.PS, want.RunqT, want.MsT, want.NetT)
 				}
-				if d.PSText != want.PS || d.RunqText != want.RunqT || d.MsText != want.MsT {
-					t.Fatalf("after %s, at step %d the page prints\n%s%s%s\nwant\n%s%s%s", how, d.Step, d.PSText, d.RunqText, d.MsText, want.PS, want.RunqT, want.MsT)
+				if d.PSText != want.PS || d.RunqText != want.RunqT || d.MsText != want.MsT || d.NetpollText != want.NetT {
+					t.Fatalf("after %s, at step %d the page prints\n%s%s%s%s\nwant\n%s%s%s%s", how, d.Step, d.PSText, d.RunqText, d.MsText, d.NetpollText, want.PS, want.RunqT, want.MsT, want.NetT)
 				}
 				if d.Step > 0 && d.Line != traceLines[d.Step-1] {
 					t.Fatalf("after %s, step %d shows %q, the trace's line of that event is %q", how, d.Step, d.Line, traceLines[d.Step-1])

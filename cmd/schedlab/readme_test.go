@@ -51,24 +51,30 @@ func TestREADME(t *testing.T) {
 	}
 }
 
+// A fencedBlock is a fenced code block of a markdown text.
 type fencedBlock struct {
 	lang, text string
+	line       int    // the line of its opening fence, from 1
+	before     string // the text between the block before it (or the start) and its opening fence
 }
 
 // fencedBlocks returns the fenced code blocks of a markdown text.
 func fencedBlocks(md string) []fencedBlock {
 	var blocks []fencedBlock
 	var cur *fencedBlock
-	for _, line := range strings.SplitAfter(md, "\n") {
+	var before string
+	for i, line := range strings.SplitAfter(md, "\n") {
 		trimmed := strings.TrimSpace(line)
 		switch {
 		case cur == nil && strings.HasPrefix(trimmed, "```"):
-			cur = &fencedBlock{lang: strings.TrimPrefix(trimmed, "```")}
+			cur = &fencedBlock{lang: strings.TrimPrefix(trimmed, "```"), line: i + 1, before: before}
 		case cur != nil && trimmed == "```":
 			blocks = append(blocks, *cur)
-			cur = nil
+			cur, before = nil, ""
 		case cur != nil:
 			cur.text += line
+		default:
+			before += line
 		}
 	}
 	return blocks

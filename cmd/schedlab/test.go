@@ -11,7 +11,7 @@ import (
 	"github.com/schedlab/schedlab/internal/cli"
 )
 
-const testSynopsis = "schedlab test [-update] [-golden DIR] [-v] [paths...]"
+const testSynopsis = "schedlab test [-update] [-golden DIR] [-mode trace|events|output] [-v] [paths...]"
 
 const testHelpText = `Test runs scripts and compares what they print with golden files.
 
@@ -41,6 +41,24 @@ The stderr section is there only if stderr is not empty, and the exit line
 only if N is not 0. The path of the script's directory is removed from the
 output, so that goldens do not depend on where the test runs from.
 
+What of the run is compared is the script's mode:
+
+	trace   the full trace, as above (the default)
+	events  the trace without its time column
+	output  the program's output only, as 'schedlab run x.star' prints
+	        it: a new costs profile leaves it alone
+
+A script chooses its mode with a directive among its '# schedlab:' lines,
+'# schedlab test: -mode=output'; -mode chooses for the scripts that have
+none. A '--trace' in a '# schedlab:' directive that the mode contradicts
+is an error ('--trace=false' would have no effect in the trace and events
+modes, '--trace' would add the trace to the output mode's), as is a
+'--trace-format=json' in the events mode, which reads the text trace, and
+any other flag in a test directive. When the trace header
+of a golden file is not the run's (an older schedlab wrote it, or another
+costs profile), the diff opens with a line that says so and how to
+update.
+
 On a mismatch Test prints a unified diff from the golden file to the
 output, coloured when stdout is a terminal and NO_COLOR is not set. It ends
 with a line 'N passed, N failed' (and ', N updated' with -update) and exits
@@ -57,6 +75,8 @@ func testCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.Update, "update", false, "rewrite golden files that differ and create missing ones")
 	fs.StringVar(&opts.GoldenDir, "golden", "", "look for golden files under `DIR`, mirroring the scripts' names, instead of beside the scripts")
 	fs.BoolVar(&opts.Verbose, "v", false, "name every script tested, not only failures and updates")
+	opts.Mode = golden.ModeTrace
+	fs.Var(&opts.Mode, "mode", "compare by `mode`: trace (the full trace), events (the trace without times) or output (the program's output only), for the scripts without a '# schedlab test:' directive")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			printTestHelp(stdout, fs)

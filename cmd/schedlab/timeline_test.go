@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	rtrace "runtime/trace"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -287,5 +289,106 @@ func TestTimelineFlightRecorder(t *testing.T) {
 	}
 	if len(d.Spans) == 0 {
 		t.Errorf("the flight recording shows no spans")
+	}
+}
+
+// TestTimelineNetwork draws examples/read_deadline.star on 2 Ps as an HTML
+// timeline and a Chrome trace: a goroutine's IO wait ends its run span
+// as any GoBlock does, with its reason; an M blocked in netpoll has a
+// netpoll span (kind 3; "netpoll" in the Chrome trace) on its lane from
+// its MNetpoll to its next event, neither parked nor running; and the
+// kernel's NetReady and the polls are in both, as markers and instants.
+func TestTimelineNetwork(t *testing.T) {
+	dir := t.TempDir()
+	page, chrome := filepath.Join(dir, "net.html"), filepath.Join(dir, "net.json")
+	stdout, stderr, code := schedlab(t, "run", "--procs", "2", "--trace", "--trace-format=json", "--timeline", page, "--chrome-trace", chrome, "../../examples/read_deadline.star")
+	if code != 0 {
+		t.Fatalf("schedlab run: exit %d: %s", code, stderr)
+	}
+	_, evs, err := tracetest.ReadJSON([]byte(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tracetest.CheckTimeline(html, evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The spans that each event ends, and those it starts, by kind.
+	type key struct {
+		track, id, kind int64
+	}
+	ends := map[int][]key{}
+	starts := map[int][]key{}
+	for i := 0; i+tracetest.TimelineSpanStride <= len(d.Spans); i += tracetest.TimelineSpanStride {
+		k := key{d.Spans[i], d.Spans[i+1], d.Spans[i+2]}
+		starts[int(d.Spans[i+6])] = append(starts[int(d.Spans[i+6])], k)
+		if e := d.Spans[i+7]; e >= 0 {
+			ends[int(e)] = append(ends[int(e)], k)
+		}
+	}
+	var ioWaits, netpolls, kinds = 0, 0, map[runtime.EventKind]int{}
+	for i, ev := range evs {
+		kinds[ev.Kind]++
+		switch {
+		case ev.Kind == runtime.EvGoBlock && ev.Reason == runtime.WaitReasonIOWait:
+			ioWaits++
+			want := []key{{0, int64(ev.P), 0}, {1, int64(ev.M), 0}}
+			if !slices.Equal(ends[i], want) {
+				t.Errorf("event %d (G%d blocks in IO wait on P%d M%d) ends spans %v, want the G's run on its P and M %v", ev.Seq, ev.G, ev.P, ev.M, ends[i], want)
+			}
+		case ev.Kind == runtime.EvMNetpoll:
+			netpolls++
+			if want := []key{{1, int64(ev.M), 3}}; !slices.Equal(starts[i], want) {
+				t.Errorf("event %d (M%d blocks in netpoll) starts spans %v, want a netpoll span on its lane %v", ev.Seq, ev.M, starts[i], want)
+				continue
+			}
+			// It ends at the M's next event.
+			for j := i + 1; j < len(evs); j++ {
+				if evs[j].M == ev.M {
+					if !slices.Contains(ends[j], key{1, int64(ev.M), 3}) {
+						t.Errorf("M%d's netpoll span from event %d does not end at its next event %d (%v)", ev.M, ev.Seq, evs[j].Seq, evs[j].Kind)
+					}
+					break
+				}
+			}
+		}
+	}
+	if ioWaits == 0 || netpolls == 0 || kinds[runtime.EvNetReady] == 0 || kinds[runtime.EvNetpoll] == 0 {
+		t.Errorf("%d IO waits, %d MNetpoll, %d NetReady, %d Netpoll events; want some of each", ioWaits, netpolls, kinds[runtime.EvNetReady], kinds[runtime.EvNetpoll])
+	}
+
+	data, err := os.ReadFile(chrome)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := tracetest.CheckChrome(data, evs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spans, instants := 0, map[string]int{}
+	for _, e := range doc.TraceEvents {
+		switch e["ph"] {
+		case "X":
+			if e["cat"] == "netpoll" {
+				spans++
+				if e["name"] != "netpoll" || e["pid"].(json.Number).String() != "1" {
+					t.Errorf("netpoll span %v: want one named netpoll on an M's thread (pid 1)", e)
+				}
+			}
+		case "i":
+			instants[e["name"].(string)]++
+		}
+	}
+	if spans != netpolls {
+		t.Errorf("the Chrome trace has %d netpoll spans, want one per MNetpoll (%d)", spans, netpolls)
+	}
+	for _, k := range []runtime.EventKind{runtime.EvNetReady, runtime.EvNetpoll, runtime.EvMNetpoll} {
+		if instants[k.String()] != kinds[k] {
+			t.Errorf("the Chrome trace has %d %v instants, want %d", instants[k.String()], k, kinds[k])
+		}
 	}
 }

@@ -59,7 +59,7 @@ or loaded, 2 for a bad flag or variant.`
 
 // compareViewFlags are the run flags that show a run rather than change
 // it; compare prints only its table.
-var compareViewFlags = []string{"trace", "trace-format", "chrome-trace", "timeline", "go-trace", "schedtrace", "scheddetail", "alive", "check-determinism"}
+var compareViewFlags = []string{"trace", "trace-format", "trace-states", "chrome-trace", "timeline", "go-trace", "schedtrace", "scheddetail", "alive", "check-determinism"}
 
 // Compare is `schedlab compare`: args are the arguments after "compare".
 func Compare(args []string, stdout, stderr io.Writer) int {
@@ -222,9 +222,17 @@ func CompareHelp(w io.Writer) {
 	scheds := DefaultCompareScheds
 	fs := compareFlagSet(&scheds)
 	fmt.Fprintf(w, "usage: %s\n\n%s\n\nFlags:\n", CompareSynopsis, compareHelp)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+	// Only the flags compare takes: the view flags, which it refuses,
+	// are not listed.
+	shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	fs.VisitAll(func(f *flag.Flag) {
+		if !slices.Contains(compareViewFlags, f.Name) {
+			shown.Var(f.Value, f.Name, f.Usage)
+			shown.Lookup(f.Name).DefValue = f.DefValue
+		}
+	})
+	shown.SetOutput(w)
+	shown.PrintDefaults()
 }
 
 // compareFlagSet is the run flags with --sched a list bound to scheds.

@@ -95,7 +95,7 @@ func TestCheckDeterminismReports(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("x = = 1\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	if code := Run([]string{"--check-determinism", bad}, &stdout, &stderr); code != 1 || stderr.String() != bad+":1:5: got '=', want primary expression\n" {
+	if code := Run([]string{"--check-determinism", bad}, &stdout, &stderr); code != 1 || stderr.String() != bad+":1:5: got '=', want primary expression\n    x = = 1\n        ^\n" {
 		t.Errorf("syntax error: exit %d, stderr %q", code, stderr.String())
 	}
 }

@@ -283,6 +283,7 @@ func runScript(host Host, filename string, src []byte, s *Settings, stdout, stde
 		tracers[i] = w
 	}
 	opts.Tracer = runtime.MultiTracer(tracers...)
+	opts.Warnings = opts.Stderr // after the trace that leads to them
 	res := prog.Run(opts)
 	code := res.ExitCode
 	if machine != nil {

@@ -100,6 +100,7 @@ func RunViews(filename string, src []byte, args []string, want Want, stdout, std
 		opts.OnStart = func(m *runtime.Machine) { goTrace.SetStacks(lang.GoTraceStacks(m)) }
 	}
 	opts.Tracer = runtime.MultiTracer(tracers...)
+	opts.Warnings = opts.Stderr // as schedlab run says them
 	// Prints go to stdout and, as events, to the trace: both views.
 	opts.PrintsInTrace = false
 	v.Code = 1

@@ -3,6 +3,7 @@ package play
 import (
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/internal/explore"
+	"github.com/schedlab/schedlab/internal/views"
 )
 
 // eventLines returns the event lines of a text trace: not its header, not
@@ -118,6 +120,16 @@ func TestBadFlags(t *testing.T) {
 	}
 	if _, err := cli.PageSettings("x.star", []byte("print(1)\n"), []string{"other.star"}); err == nil {
 		t.Errorf("a script name among the flags is accepted")
+	}
+}
+
+// TestWarnings checks that the page's stderr says what schedlab run's
+// does about a bare small int given as a duration.
+func TestWarnings(t *testing.T) {
+	res := Run(RunRequest{Filename: "x.star", Src: "sleep(1)\nprint(1)\n"}, nil, nil)
+	want := `x.star:1:6: warning: sleep(1) is 1ns: a bare int is nanoseconds; write sleep("1ms") for milliseconds, or sleep("1ns") to mean it (said once a run)` + "\n"
+	if res.Code != 0 || res.Stdout != "1\n" || res.Stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want stderr %q", res.Code, res.Stdout, res.Stderr, want)
 	}
 }
 
@@ -241,6 +253,60 @@ func TestExplore(t *testing.T) {
 		r := Run(RunRequest{Filename: "lost_update.star", Src: src, Args: c.ReplayFlags}, nil, nil)
 		if got := fmtDigest(r); got != c.Digest {
 			t.Errorf("replaying %v: digest %s, want %s", c.ReplayFlags, got, c.Digest)
+		}
+	}
+}
+
+// TestPictureShowsNetpoll steps examples/read_deadline.star on 2 Ps and
+// checks that the picture shows the network poller as :netpoll and :ms
+// do: at some step an M is blocked in netpoll (activity "netpoll", the
+// poller's M) while goroutines wait in accept and in a read with its
+// deadline, the picture's waiters are those of :ps's "fd=N mode", and
+// its :netpoll text is the views' text of its data.
+func TestPictureShowsNetpoll(t *testing.T) {
+	src := mustExample(t, "read_deadline.star")
+	res := Run(RunRequest{Filename: "read_deadline.star", Src: src, Args: []string{"--procs=2"}}, nil, nil)
+	st, err := NewStepper("read_deadline.star", []byte(src), []string{"--procs=2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { st.Close() }()
+	seen := map[string]bool{}
+	for k := 1; k <= res.Events; k++ {
+		st = st.Goto(k)
+		p := st.Picture()
+		np := p.Runq.Netpoll
+		var b strings.Builder
+		views.WriteNetpoll(&b, np, p.Time)
+		if p.NetT != b.String() {
+			t.Fatalf("step %d: the picture's :netpoll text is\n%s\nits data prints\n%s", k, p.NetT, b.String())
+		}
+		for _, m := range p.Runq.Ms {
+			if (m.Activity == "netpoll") != (np.M == m.ID) || m.Netpoll != (np.M == m.ID) {
+				t.Fatalf("step %d: M%d is %q (netpoll %v), the poller's M is %d", k, m.ID, m.Activity, m.Netpoll, np.M)
+			}
+		}
+		where := map[int64]string{}
+		for _, g := range p.Gs {
+			where[g.ID] = g.Where
+		}
+		for _, w := range np.Waiting {
+			if want := fmt.Sprintf("fd=%d %s", w.FD, w.Mode); where[w.G] != want {
+				t.Fatalf("step %d: :ps puts G%d at %q, :netpoll at %q", k, w.G, where[w.G], want)
+			}
+			seen[w.Mode] = true
+			if w.Deadline > 0 {
+				seen["deadline"] = true
+			}
+		}
+		if np.M >= 0 {
+			seen["m"] = true
+		}
+	}
+	t.Logf("%d steps, seen %v", res.Events, seen)
+	for _, s := range []string{"accept", "read", "connect", "deadline", "m"} {
+		if !seen[s] {
+			t.Errorf("read_deadline.star on 2 Ps: the picture never showed %q (seen %v)", s, seen)
 		}
 	}
 }

@@ -170,19 +170,20 @@ func (st *Stepper) Close() {
 }
 
 // A Picture is the state of a run after some event: what the playground
-// draws, and the REPL's :ps, :runq and :ms text of that state.
+// draws, and the REPL's :ps, :runq, :ms and :netpoll text of that state.
 type Picture struct {
-	Step   int               `json:"step"`     // events so far
-	Done   bool              `json:"done"`     // the run ended
-	Code   int               `json:"code"`     // its exit status, when Done
-	Line   string            `json:"line"`     // the text trace's line of the last event
-	Output string            `json:"output"`   // the program's output and reports so far (stdout and stderr)
-	Time   int64             `json:"time"`     // virtual ns
-	Gs     []views.Goroutine `json:"gs"`       // :ps
-	Runq   views.Runq        `json:"runq"`     // :runq, and the Ms
-	PS     string            `json:"ps"`       // the text of :ps
-	RunqT  string            `json:"runqText"` // of :runq
-	MsT    string            `json:"msText"`   // of :ms
+	Step   int               `json:"step"`        // events so far
+	Done   bool              `json:"done"`        // the run ended
+	Code   int               `json:"code"`        // its exit status, when Done
+	Line   string            `json:"line"`        // the text trace's line of the last event
+	Output string            `json:"output"`      // the program's output and reports so far (stdout and stderr)
+	Time   int64             `json:"time"`        // virtual ns
+	Gs     []views.Goroutine `json:"gs"`          // :ps
+	Runq   views.Runq        `json:"runq"`        // :runq, and the Ms
+	PS     string            `json:"ps"`          // the text of :ps
+	RunqT  string            `json:"runqText"`    // of :runq
+	MsT    string            `json:"msText"`      // of :ms
+	NetT   string            `json:"netpollText"` // of :netpoll
 }
 
 // Picture returns the state the stepper is paused in (the state at the end
@@ -195,7 +196,8 @@ func (st *Stepper) Picture() *Picture {
 	if st.m == nil {
 		// Before the first event there is no Machine yet.
 		p.Gs = []views.Goroutine{}
-		p.Runq = views.Runq{Ps: []views.P{}, Global: []int64{}, IdlePs: []int{}, Spinning: []int{}, Ms: []views.M{}}
+		p.Runq = views.Runq{Ps: []views.P{}, Global: []int64{}, IdlePs: []int{}, Spinning: []int{}, Ms: []views.M{},
+			Netpoll: views.Netpoll{M: -1, Waiting: []views.Waiter{}}}
 	} else {
 		p.Gs = views.PS(st.m)
 		if p.Gs == nil {
@@ -213,6 +215,9 @@ func (st *Stepper) Picture() *Picture {
 	b.Reset()
 	views.WriteMs(&b, p.Runq)
 	p.MsT = b.String()
+	b.Reset()
+	views.WriteNetpoll(&b, p.Runq.Netpoll, p.Time)
+	p.NetT = b.String()
 	return p
 }
 

@@ -18,7 +18,9 @@ import (
 // world one event at a time, the value lang.SchedValue makes of each
 // snapshot, read back field by field, is RunqOf's of the same snapshot.
 // The run passes through every thing an M does, so that each of
-// MState.Activity's words is compared at least once.
+// MState.Activity's words is compared at least once, and through the
+// network poller: goroutines parked in accept, read (with a deadline) and
+// connect, an M blocked in netpoll.
 func TestSchedValueMatchesViews(t *testing.T) {
 	sess := lang.NewSession(lang.SessionOptions{Options: lang.Options{Procs: 3, Seed: 1, Preempt: true}})
 	t.Cleanup(sess.Close)
@@ -33,6 +35,18 @@ func TestSchedValueMatchesViews(t *testing.T) {
 ch = chan()
 for i in range(4):
     spawn(worker, ch, i)
+
+l = listen(":8080")
+def handle(c):
+    c.set_read_deadline(now() + 5000000)
+    c.write(c.read())
+    c.close()
+def serve():
+    for i in range(4):
+        spawn(handle, l.accept())
+spawn(serve)
+t = traffic(":8080", every="300us", n=3)
+spawn(lambda: dial(":8080").read())
 
 `
 	if res := sess.Exec("<stdin>", []byte(src), false); res.Err != nil || res.Stop != lang.Reached {
@@ -55,12 +69,18 @@ for i in range(4):
 		for _, m := range want.Ms {
 			seen[m.Activity] = true
 		}
+		for _, w := range want.Netpoll.Waiting {
+			seen[w.Mode] = true
+			if w.Deadline > 0 {
+				seen["deadline"] = true
+			}
+		}
 		if sess.Step(1) == lang.Idle {
 			break
 		}
 	}
 	t.Logf("%d steps, activities seen: %v", steps, seen)
-	for _, a := range []string{"running", "syscall", "syscall, no P", "spinning", "schedule", "idle", "starting"} {
+	for _, a := range []string{"running", "syscall", "syscall, no P", "spinning", "schedule", "idle", "starting", "netpoll", "accept", "read", "connect", "deadline"} {
 		if !seen[a] {
 			t.Errorf("no M was %q in %d steps (seen: %v)", a, steps, seen)
 		}
@@ -87,6 +107,7 @@ func runqOfValue(v *starlarkstruct.Struct) (views.Runq, error) {
 			Spinning: r.bool(mv, "spinning"),
 			Idle:     r.bool(mv, "idle"),
 			Syscall:  r.bool(mv, "syscall"),
+			Netpoll:  r.bool(mv, "netpoll"),
 			Activity: r.str(mv, "activity"),
 		}
 		if m.Spinning {
@@ -109,7 +130,37 @@ func runqOfValue(v *starlarkstruct.Struct) (views.Runq, error) {
 			Timers:    int(r.int64(pv, "timers")),
 		})
 	}
+	np := r.strct(v, "netpoll", "netpoll")
+	q.Netpoll = views.Netpoll{
+		Waiters: int(r.int64(np, "waiters")),
+		M:       int(r.idOr(np, "m", -1)),
+		Waiting: []views.Waiter{},
+	}
+	for _, x := range r.tuple(np, "waiting") {
+		wv, ok := x.(*starlarkstruct.Struct)
+		if !ok || wv.Constructor().String() != "waiter" {
+			r.fail("netpoll.waiting holds %s", x)
+			continue
+		}
+		q.Netpoll.Waiting = append(q.Netpoll.Waiting, views.Waiter{
+			G:        r.int64(wv, "g"),
+			FD:       r.int64(wv, "fd"),
+			Kind:     r.str(wv, "kind"),
+			Mode:     r.str(wv, "mode"),
+			Deadline: r.idOr(wv, "deadline", 0),
+		})
+	}
 	return q, r.err
+}
+
+// strct reads a field that holds a struct made by ctor.
+func (r *reader) strct(v *starlarkstruct.Struct, name, ctor string) *starlarkstruct.Struct {
+	st, ok := r.field(v, name).(*starlarkstruct.Struct)
+	if !ok || st.Constructor().String() != ctor {
+		r.fail("%s is not a %s struct", name, ctor)
+		return starlarkstruct.FromStringDict(starlark.String(ctor), nil)
+	}
+	return st
 }
 
 // A reader reads fields of sched()'s structs, keeping the first error.

@@ -1,4 +1,4 @@
-// Package views is what the REPL's :ps, :runq and :ms show of a Machine, as
+// Package views is what the REPL's :ps, :runq, :ms and :netpoll show of a Machine, as
 // data and as text: one source for the REPL, which prints the text, and
 // for the playground's M:P:G picture, which draws the data (both read
 // runtime.Machine.Snapshot). Keeping the two on one function is what lets
@@ -9,9 +9,11 @@
 // lists every P with its status, M, schedtick, the G it runs, runnext and
 // its ring in order; then the global queue, the idle Ps (the next to be
 // taken last, as pidleget takes them) and the spinning Ms; Ms lists every
-// M with what it does, in runtime.MState.Activity's words. WritePS,
-// WriteRunq and WriteMs print them as the REPL does, WritePS and
-// WriteRunq through a Painter for colour.
+// M with what it does, in runtime.MState.Activity's words; Netpoll (in
+// Runq, for the picture) lists the goroutines parked on poll descriptors
+// and the M blocked in netpoll. WritePS, WriteRunq, WriteMs and
+// WriteNetpoll print them as the REPL does, WritePS and WriteRunq through
+// a Painter for colour.
 package views
 
 import (
@@ -29,7 +31,7 @@ type Goroutine struct {
 	Status string `json:"status"` // as the dump's header shows it: the wait reason, else the state
 	State  string `json:"state"`  // the state's name as the dump prints it: runnable, running, waiting...
 	Name   string `json:"name"`   // the function it was created with
-	Where  string `json:"where"`  // "P0 M0", "P1 runnext", "P0 ring[2]", "global[0]", "about to run", or ""
+	Where  string `json:"where"`  // "P0 M0", "P1 runnext", "P0 ring[2]", "global[0]", "about to run", "fd=5 read", "polled by M1", or ""
 
 	status runtime.Status
 }
@@ -54,7 +56,8 @@ func PS(m *runtime.Machine) []Goroutine {
 
 // locate says where each goroutine is, from a snapshot: "P0 M0" for one
 // that runs, "P1 runnext", "P0 ring[2]", "global[0]" for one that waits
-// to run.
+// to run, "fd=5 read" for one parked on a poll descriptor, "polled by
+// M1" for one an M back from netpoll took and has not run or queued yet.
 func locate(s *runtime.Snapshot) map[int64]string {
 	where := make(map[int64]string)
 	for _, mm := range s.Ms {
@@ -78,6 +81,18 @@ func locate(s *runtime.Snapshot) map[int64]string {
 	}
 	for i, g := range s.GlobalRunq {
 		where[g] = fmt.Sprintf("global[%d]", i)
+	}
+	for _, pd := range s.Polls {
+		for _, g := range []int64{pd.ReadG, pd.WriteG} {
+			if g != 0 {
+				where[g] = fmt.Sprintf("fd=%d %s", pd.FD, pd.Mode(g))
+			}
+		}
+	}
+	for _, mm := range s.Ms {
+		for _, g := range mm.Polled {
+			where[g] = fmt.Sprintf("polled by M%d", mm.ID)
+		}
 	}
 	return where
 }
@@ -105,6 +120,7 @@ type M struct {
 	Spinning bool   `json:"spinning"`
 	Idle     bool   `json:"idle"`     // parked on the idle list
 	Syscall  bool   `json:"syscall"`  // blocked in a syscall
+	Netpoll  bool   `json:"netpoll"`  // blocked in netpoll
 	Activity string `json:"activity"` // what it does: runtime.MState.Activity
 }
 
@@ -116,6 +132,43 @@ type Runq struct {
 	IdlePs   []int   `json:"idlePs"`   // in idle-list order, the next to be taken last
 	Spinning []int   `json:"spinning"` // spinning Ms
 	Ms       []M     `json:"ms"`
+	Netpoll  Netpoll `json:"netpoll"` // the network poller: :netpoll
+}
+
+// Netpoll is what :netpoll shows: the network poller's waiters and the M
+// blocked in it.
+type Netpoll struct {
+	Waiters int      `json:"waiters"` // netpollWaiters: goroutines parked in netpollblock
+	M       int      `json:"m"`       // the M blocked in netpoll, -1 for none
+	Waiting []Waiter `json:"waiting"` // one per parked goroutine, in fd order, the reader first
+}
+
+// A Waiter is one goroutine parked on a poll descriptor, one line of
+// :netpoll.
+type Waiter struct {
+	G        int64  `json:"g"`
+	FD       int64  `json:"fd"`
+	Kind     string `json:"kind"`     // listener or conn
+	Mode     string `json:"mode"`     // accept, read or connect (runtime.PollState.Mode)
+	Deadline int64  `json:"deadline"` // the read deadline: 0 none, -1 expired, else virtual ns; a connect has none
+}
+
+// NetpollOf returns what :netpoll shows of snapshot s.
+func NetpollOf(s *runtime.Snapshot) Netpoll {
+	n := Netpoll{Waiters: s.NetpollWaiters, M: s.PollM, Waiting: []Waiter{}}
+	for _, pd := range s.Polls {
+		for _, g := range []int64{pd.ReadG, pd.WriteG} {
+			if g == 0 {
+				continue
+			}
+			w := Waiter{G: g, FD: pd.FD, Kind: pd.Kind, Mode: pd.Mode(g)}
+			if g == pd.ReadG {
+				w.Deadline = pd.ReadDeadline
+			}
+			n.Waiting = append(n.Waiting, w)
+		}
+	}
+	return n
 }
 
 // RunqOf returns what :runq shows of snapshot s.
@@ -132,7 +185,7 @@ func RunqOf(s *runtime.Snapshot) Runq {
 		if mm.Spinning {
 			q.Spinning = append(q.Spinning, mm.ID)
 		}
-		q.Ms = append(q.Ms, M{ID: mm.ID, P: mm.P, SyscallP: mm.SyscallP, Curg: mm.Curg, Spinning: mm.Spinning, Idle: mm.Idle, Syscall: mm.Syscall, Activity: mm.Activity()})
+		q.Ms = append(q.Ms, M{ID: mm.ID, P: mm.P, SyscallP: mm.SyscallP, Curg: mm.Curg, Spinning: mm.Spinning, Idle: mm.Idle, Syscall: mm.Syscall, Netpoll: mm.Netpoll, Activity: mm.Activity()})
 	}
 	for _, p := range s.Ps {
 		q.Ps = append(q.Ps, P{ID: p.ID, Status: p.Status.String(), M: p.M, Schedtick: p.Schedtick, Curg: curg[p.ID],
@@ -141,6 +194,7 @@ func RunqOf(s *runtime.Snapshot) Runq {
 	if q.Ms == nil {
 		q.Ms = []M{}
 	}
+	q.Netpoll = NetpollOf(s)
 	return q
 }
 
@@ -223,6 +277,39 @@ func WriteMs(w io.Writer, q Runq) {
 		t.add(plain(fmt.Sprintf("M%d", mm.ID)), plain(p), plain("curg="+g), plain(mm.Activity))
 	}
 	t.write(w, 2)
+}
+
+// WriteNetpoll writes the lines of :netpoll: a line for each goroutine
+// parked on a descriptor (its fd, listener or conn, what it waits for and
+// its read deadline, at virtual time now), then the waiter count and the
+// M blocked in netpoll.
+func WriteNetpoll(w io.Writer, n Netpoll, now int64) {
+	var t table
+	for _, wt := range n.Waiting {
+		dl := "deadline=none"
+		switch {
+		case wt.Mode == "connect":
+			dl = ""
+		case wt.Deadline < 0:
+			dl = "deadline=expired"
+		case wt.Deadline > 0:
+			dl = "deadline=" + runtime.FormatDuration(wt.Deadline) + " (in " + runtime.FormatDuration(wt.Deadline-now) + ")"
+		}
+		t.add(plain(GName(wt.G)), plain(fmt.Sprintf("fd=%d", wt.FD)), plain(wt.Kind), plain(wt.Mode), plain(dl))
+	}
+	t.write(w, 2)
+	m := "no M is blocked in netpoll"
+	if n.M >= 0 {
+		m = fmt.Sprintf("M%d is blocked in netpoll", n.M)
+	}
+	fmt.Fprintf(w, "%d %s on descriptors; %s\n", n.Waiters, plural(n.Waiters, "goroutine parked", "goroutines parked"), m)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // GName names goroutine id as the views do: "G5", or "-" for none (0).

@@ -14,8 +14,8 @@
 //	GoStart               GoStart
 //	GoSched               GoStop "runtime.Gosched"; with Arg 1 (goyield) GoStop "preempted", as goyield_m traces it
 //	GoPreempt             GoStop "preempted"
-//	GoBlock               GoBlock with Go's trace reason for the wait reason (BlockReason)
-//	GoUnblock             GoUnblock
+//	GoBlock               GoBlock with Go's trace reason for the wait reason (BlockReason): "IO wait" is "network"
+//	GoUnblock             GoUnblock; with no G (netpoll's injectglist, a timer, the host) on the M's thread, else sysmon's
 //	GoSyscallBegin        GoSyscallBegin
 //	GoSyscallEnd fast     GoSyscallEnd
 //	GoSyscallEnd idle p   GoSyscallEndBlocked, GoStart (the ProcStart came first), as exitsyscall traces it
@@ -28,8 +28,10 @@
 //	Print                 a log event, category "print", on the printing G
 //
 // GoWork, GoSleep (a GoBlock "sleep" follows), TimerFire (a GoUnblock
-// follows), RunqSteal, GlobalRunqPut/Get, MSpinning, MStart and MStop
-// have no event in Go's format: Go's tracer does not record them either.
+// follows), RunqSteal, GlobalRunqPut/Get, MSpinning, MStart, MStop,
+// NetReady (the kernel's side), Netpoll (a GoUnblock per G it found
+// follows) and MNetpoll (an M without a P, blocked in epoll_wait) have no
+// event in Go's format: Go's tracer does not record them either.
 //
 // Where schedlab's engine changes a P without an event of its own, the
 // Writer writes what Go's runtime writes in the same place, and says so
@@ -861,6 +863,8 @@ func BlockReason(r string) string {
 		return "sync.(*Cond).Wait" // traceBlockCondWait
 	case runtime.WaitReasonPreempted:
 		return "preempted" // traceBlockPreempted
+	case runtime.WaitReasonIOWait:
+		return "network" // traceBlockNet: netpollblock's gopark; what go tool trace -pprof=net counts
 	}
 	if strings.HasPrefix(r, "sync.") || strings.HasPrefix(r, "semacquire") {
 		return "sync" // traceBlockSync: Mutex, RWMutex, WaitGroup, semaphores

@@ -298,7 +298,7 @@ func TestBlockReason(t *testing.T) {
 		"chan receive": "chan receive", "chan send": "chan send", "select": "select", "sleep": "sleep",
 		"chan receive (nil chan)": "forever", "select (no cases)": "forever",
 		"sync.Mutex.Lock": "sync", "sync.WaitGroup.Wait": "sync", "sync.RWMutex.RLock": "sync",
-		"sync.Cond.Wait": "sync.(*Cond).Wait", "parked": "parked", "": "unspecified",
+		"sync.Cond.Wait": "sync.(*Cond).Wait", "IO wait": "network", "parked": "parked", "": "unspecified",
 	} {
 		if got := BlockReason(in); got != want {
 			t.Errorf("BlockReason(%q) = %q, want %q", in, got, want)

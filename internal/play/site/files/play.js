@@ -422,7 +422,7 @@
 
   // mClass is the colour of an M's activity (runtime.MState.Activity).
   function mClass(a) {
-    return /^syscall/.test(a) ? "syscall" : a === "running" || a === "spinning" || a === "idle" ? a : "scheduling";
+    return /^syscall/.test(a) ? "syscall" : a === "running" || a === "spinning" || a === "idle" || a === "netpoll" ? a : "scheduling";
   }
 
   function drawPicture(pic) {
@@ -453,6 +453,15 @@
         '" data-p="' + m.p + '" data-syscallp="' + m.syscallP + '" data-curg="' + m.curg + '" title="' + esc(m.activity) + '">M' + m.id + " " + p + " " +
         (m.curg ? gchip(m.curg, gs) : '<span class="empty">g0</span>') + " " + esc(m.activity) + "</span>";
     }).join("");
+    // the network poller (:netpoll), once someone waits on it or an M blocks in it
+    var np = q.netpoll || { waiters: 0, m: -1, waiting: [] };
+    $("pic-netpoll").innerHTML = !np.waiting.length && np.m < 0 ? "" :
+      "<b>netpoll</b> " + (np.m >= 0 ? '<span class="pollm" data-m="' + np.m + '">M' + np.m + " blocked in netpoll</span> " : "") +
+      np.waiting.map(function (w) {
+        var dl = w.mode === "connect" ? "" : w.deadline < 0 ? " deadline expired" : w.deadline > 0 ? " deadline " + fmtTime(w.deadline) : "";
+        return '<span class="waiter" data-g="' + w.g + '" data-fd="' + w.fd + '" data-kind="' + esc(w.kind) + '" data-mode="' + esc(w.mode) + '" data-deadline="' + w.deadline + '">' +
+          gchip(w.g, gs) + " fd " + w.fd + " " + esc(w.kind) + " " + esc(w.mode) + esc(dl) + "</span>";
+      }).join(" ");
     $("pic-gs").innerHTML = "<b>goroutines</b><table><tbody>" + pic.gs.map(function (g) {
       return '<tr class="grow" data-g="' + g.id + '" data-name="' + esc(g.name) + '" data-status="' + esc(g.status) + '" data-state="' + esc(g.state) + '" data-where="' + esc(g.where) + '">' +
         "<td>" + gchip(g.id, gs) + "</td><td>" + esc(g.name) + "</td><td>" + esc(g.status) + "</td><td>" + esc(g.where) + "</td></tr>";
@@ -461,6 +470,7 @@
     $("pstext").textContent = pic.ps;
     $("runqtext").textContent = pic.runqText;
     $("mstext").textContent = pic.msText;
+    $("netpolltext").textContent = pic.netpollText || "";
     $("picoutput").innerHTML = linked(pic.output);
   }
 

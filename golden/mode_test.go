@@ -1,0 +1,101 @@
+package golden
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/internal/cli"
+)
+
+// modeScript sleeps, so that its trace has times in its lines and in
+// their fields (until=, when=), and prints.
+const modeScript = "spawn(print, \"x\")\nsleep(\"1ms\")\nprint(\"hi\")\n"
+
+// TestModes checks the golden text of each mode against the run's own
+// outputs: the full trace, the trace with no time left in it, the
+// program's output alone.
+func TestModes(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "m.star")
+	if err := os.WriteFile(script, []byte(modeScript), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	trace := string(output(cli.Host{}, script, ModeTrace))
+	if !strings.HasPrefix(trace, traceHeader) || !strings.Contains(trace, "µs") {
+		t.Fatalf("trace mode: no trace:\n%s", trace)
+	}
+	events := string(output(cli.Host{}, script, ModeEvents))
+	if strings.Contains(events, "µs") || !strings.Contains(events, "\nP0  M0  G1    GoSleep        dur=1ms\n") || !strings.Contains(events, "\nx\n") {
+		t.Errorf("events mode: a time left, or an event or a print lost:\n%s", events)
+	}
+	if n, m := strings.Count(events, "\n"), strings.Count(trace, "\n"); n != m {
+		t.Errorf("events mode: %d lines, the trace %d", n, m)
+	}
+	var stdout, stderr bytes.Buffer
+	cli.Run([]string{script}, &stdout, &stderr)
+	if got := string(output(cli.Host{}, script, ModeOutput)); got != "x\nhi\n" || got != stdout.String() {
+		t.Errorf("output mode: %q, want %q, as schedlab run prints", got, stdout.String())
+	}
+}
+
+// TestScriptMode checks the choice of a script's mode: its test
+// directive over the default, and the directives that are errors.
+func TestScriptMode(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want Mode
+		err  string
+	}{
+		{"print(1)\n", ModeEvents, ""},
+		{"# schedlab test: -mode=output\nprint(1)\n", ModeOutput, ""},
+		{"# schedlab: --procs=2\n# schedlab test: -mode trace\n", ModeTrace, ""},
+		{"print(1)\n# schedlab test: -mode=output\n", ModeEvents, ""}, // not at the top: a comment
+		{"# schedlab: --trace=false\n", "", `^x.star:1: schedlab directive: --trace=false has no effect under schedlab test, whose mode events shows the trace; write # schedlab test: -mode=output to compare the program's output only$`},
+		{"#\n# schedlab: --procs=2 -trace=0\n", "", `^x.star:2: schedlab directive: -trace=0 has no effect`},
+		{"# schedlab: --trace\n# schedlab test: -mode=output\n", "", `^x.star:1: schedlab directive: --trace contradicts the mode output of schedlab test, which compares the program's output only; remove it, or write # schedlab test: -mode=trace$`},
+		{"# schedlab: --trace --procs=2\n", ModeEvents, ""},
+		{"# schedlab: --trace=false\n# schedlab test: -mode=output\n", ModeOutput, ""},
+		{"# schedlab: --trace=false --trace\n", ModeEvents, ""}, // the last counts
+		{"# schedlab: --trace-format=json\n", "", `^x.star:1: schedlab directive: --trace-format=json: the events mode of schedlab test takes the times out of the text trace only; remove it, or write # schedlab test: -mode=trace$`},
+		{"# schedlab: --trace-format json\n", "", `^x.star:1: schedlab directive: --trace-format: the events mode`},
+		{"# schedlab: --trace-format=text\n", ModeEvents, ""},
+		{"# schedlab: --trace-format text\n", ModeEvents, ""},
+		{"# schedlab: --trace-format=json\n# schedlab test: -mode=trace\n", ModeTrace, ""},
+		{"# schedlab test: -bogus\n", "", `^x.star:1: schedlab test directive: flag provided but not defined: -bogus$`},
+		{"# schedlab test: -mode=fast\n", "", `^x.star:1: schedlab test directive: invalid value "fast" for flag -mode: unknown mode "fast", want trace, events or output$`},
+		{"# schedlab test: output\n", "", `^x.star:1: schedlab test directive: unexpected argument "output": a directive holds only flags$`},
+	} {
+		got, err := ScriptMode("x.star", []byte(tc.src), ModeEvents)
+		switch {
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("ScriptMode(%q) = %q, %v; want %q", tc.src, got, err, tc.want)
+		case tc.err != "" && (err == nil || !regexp.MustCompile(tc.err).MatchString(err.Error())):
+			t.Errorf("ScriptMode(%q) = %q, %v; want an error matching %s", tc.src, got, err, tc.err)
+		}
+	}
+}
+
+// TestHeaderNote checks the line that opens the diff of a golden file
+// whose trace header is not the run's.
+func TestHeaderNote(t *testing.T) {
+	c := Case{Script: "x.star"}
+	run := []byte("# schedlab trace v1 procs=1 seed=1 preempt=on costs=default\nhi\n")
+	for _, tc := range []struct {
+		want string
+		note string // a regexp; "" for no note
+	}{
+		{"# schedlab trace v1 procs=1 seed=1 preempt=on\nhi\n", `^\(the golden file was written by an older schedlab: its trace header has no costs=; .*'schedlab test -update x\.star' rewrites it; '# schedlab test: -mode=output' in the script`},
+		{"# schedlab trace v1 procs=1 seed=1 preempt=on costs=old\nhi\n", `^\(the golden file was written with other settings or costs, or by another schedlab; its header is "# schedlab trace v1 procs=1 seed=1 preempt=on costs=old", the run's "# schedlab trace v1 procs=1 seed=1 preempt=on costs=default"`},
+		{"# schedlab trace v1 procs=1 seed=1 preempt=on costs=default\nho\n", ""},
+		{"hi\n", ""},
+	} {
+		note := headerNote(c, []byte(tc.want), run)
+		if tc.note == "" && note != "" || tc.note != "" && !regexp.MustCompile(tc.note).MatchString(note) {
+			t.Errorf("headerNote of %q: %q, want %s", tc.want, note, tc.note)
+		}
+	}
+}
