@@ -170,8 +170,10 @@ func (m *Machine) stopm(mp *M) {
 		m.sstats.SpuriousWakes++
 		mp.woken = false
 	}
-	m.emit(EvMStop, nil, mp, nil, nil, -1, 0, "")
 	m.mput(mp)
+	// Reported once made, so that a view paused at the event (the
+	// playground, the REPL's :step) shows the M parked.
+	m.emit(EvMStop, nil, mp, nil, nil, -1, 0, "")
 }
 
 // wakep tries to start a spinning M on an idle P, if no M is spinning.
@@ -535,8 +537,8 @@ top:
 
 	// We have nothing to do: give up the P.
 	m.releasep(mp)
-	m.emit(EvProcStop, pp, mp, nil, nil, -1, 0, "")
 	m.pidleput(pp)
+	m.emit(EvProcStop, pp, mp, nil, nil, -1, 0, "") // once the P is idle
 
 	if mp.spinning {
 		mp.spinning = false
@@ -1288,8 +1290,8 @@ func (m *Machine) stopTheWorld(self *G) {
 			mp.spinning = false
 			m.nmspinning--
 		}
-		m.emit(EvProcStop, pp, mp, nil, nil, -1, 0, "")
 		pp.status = Pgcstop
+		m.emit(EvProcStop, pp, mp, nil, nil, -1, 0, "") // once the P is stopped
 		m.stopm(mp)
 	}
 }
