@@ -142,6 +142,12 @@ type Options struct {
 type Result struct {
 	ExitCode int             // 0 when main returned, 2 for a panic, deadlock or limit, 1 for a load error, 3 for an internal error
 	Run      *runtime.Result // the engine's outcome; nil if the script never started
+
+	// UnreadParams are the parameters of Options.Params that the run
+	// never read with param(), sorted: the names of the warning the run
+	// writes on Stderr, for a caller that says it once for many runs
+	// (the latency lab).
+	UnreadParams []string
 }
 
 // RunFile runs the script filename (read from the file unless src is not
@@ -255,11 +261,12 @@ func (r *run) runMain(mod *module) *Result {
 	}
 	res, err := runMachine(m)
 	r.endRun()
-	for _, name := range r.unreadParams() {
+	unread := r.unreadParams()
+	for _, name := range unread {
 		fmt.Fprintf(stderr, "schedlab: warning: --param %s was never read: the script has no param(%q, ...)\n", name, name)
 	}
 	if err != nil {
-		return &Result{ExitCode: writeInternal(stderr, err), Run: &runtime.Result{Outcome: runtime.Internal, Err: err}}
+		return &Result{ExitCode: writeInternal(stderr, err), Run: &runtime.Result{Outcome: runtime.Internal, Err: err}, UnreadParams: unread}
 	}
 	late := false // a host limit stopped the run after main returned
 	if res.Outcome == runtime.Exited || res.Outcome == runtime.Deadlock {
@@ -283,7 +290,7 @@ func (r *run) runMain(mod *module) *Result {
 	if out.Outcome == runtime.Canceled && errors.As(out.Err, &le) {
 		out.Outcome = runtime.Limit // the timeout, caught between two steps
 	}
-	return &Result{ExitCode: code, Run: &out}
+	return &Result{ExitCode: code, Run: &out, UnreadParams: unread}
 }
 
 // runMachine runs m to its end. A broken invariant of the engine found on

@@ -97,6 +97,7 @@ type Traffic struct {
 	issued int64   // requests issued (scheduled) so far
 	stop   bool    // no more requests will be issued
 	done   int64   // replies received
+	last   int64   // when the last reply came (t0 before the first)
 	failed int64   // requests that got no reply (refused, or the server closed first)
 	lat    []int64 // the latencies of answered requests, in the order they came
 	pool   []*trafficClient
@@ -139,7 +140,7 @@ func (g *G) StartTraffic(cfg TrafficConfig) (*Traffic, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr := &Traffic{m: m, cfg: cfg, port: port, t0: m.now, doneC: doneC}
+	tr := &Traffic{m: m, cfg: cfg, port: port, t0: m.now, last: m.now, doneC: doneC}
 	nw := m.netw()
 	nw.traffics = append(nw.traffics, tr)
 	switch {
@@ -181,6 +182,11 @@ func (tr *Traffic) Counts() (issued, answered, failed int64) { return tr.issued,
 // Latencies returns the latency of every answered request, in ns, in the
 // order the replies came. The slice is the source's own: do not change it.
 func (tr *Traffic) Latencies() []int64 { return tr.lat }
+
+// Span returns when the source started and when its last reply came, in
+// virtual ns: the time over which its throughput counts. Both are the
+// start while no reply has come.
+func (tr *Traffic) Span() (start, end int64) { return tr.t0, tr.last }
 
 // Traffics returns every traffic source started in the run, in order.
 func (m *Machine) Traffics() []*Traffic {
@@ -302,6 +308,7 @@ func (c *trafficClient) deliver(any) {
 	c.waiting = c.waiting[1:]
 	tr.lat = append(tr.lat, tr.m.now-r.due)
 	tr.done++
+	tr.last = tr.m.now
 	switch {
 	case tr.cfg.Think >= 0:
 		if tr.more() {

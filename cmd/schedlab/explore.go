@@ -357,23 +357,34 @@ func viewsOff(s *cli.Settings) []string {
 // stderr when it is a terminal.
 func sweep(plan *explore.Plan, runner *scriptRunner, opt explore.SweepOptions, stderr io.Writer) *explore.Tally {
 	lo, hi := plan.Range()
-	if !isTerminal(stderr) || hi <= lo {
-		return explore.Sweep(plan, runner.newJob, opt)
+	progress, finish := progressBar(stderr, hi-lo, "exploring")
+	opt.Progress = progress
+	tally := explore.Sweep(plan, runner.newJob, opt)
+	finish()
+	return tally
+}
+
+// progressBar returns a Progress function (explore.SweepOptions'), which
+// draws a bar of n runs on stderr, and the function that clears the bar
+// once the runs are done; when stderr is not a terminal, or there is no
+// run to do, nil and a function that does nothing.
+func progressBar(stderr io.Writer, n int, description string) (progress func(done int), finish func()) {
+	if !isTerminal(stderr) || n <= 0 {
+		return nil, func() {}
 	}
-	bar := progressbar.NewOptions(hi-lo,
+	bar := progressbar.NewOptions(n,
 		progressbar.OptionSetWriter(stderr),
-		progressbar.OptionSetDescription("exploring"),
+		progressbar.OptionSetDescription(description),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),
 		progressbar.OptionSetItsString("runs"),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionClearOnFinish(),
 	)
-	opt.Progress = func(int) { bar.Add(1) }
-	tally := explore.Sweep(plan, runner.newJob, opt)
-	bar.Finish()
-	bar.Clear()
-	return tally
+	return func(int) { bar.Add(1) }, func() {
+		bar.Finish()
+		bar.Clear()
+	}
 }
 
 // finishExplore replays the first run of every failing class, writes the

@@ -39,7 +39,8 @@ var layerRules = []layerRule{
 	{pkg: "internal/play/site", not: []string{module + "/"}},
 	{pkg: "docs", not: []string{module + "/"}},
 	{pkg: "examples", not: []string{module + "/"}},
-	{pkg: "internal/cli", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/explore", module + "/internal/play"}},
+	{pkg: "internal/cli", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/explore", module + "/internal/play", module + "/internal/lab"}},
+	{pkg: "internal/lab", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/play", module + "/trace"}},
 }
 
 // terminalLibs are the libraries that touch the terminal, and the

@@ -9,6 +9,7 @@
 //
 //	run      run a script, optionally printing every scheduling event
 //	explore  run a script under many seeds and find the schedules that break it
+//	lab      run a script over a grid of GOMAXPROCS, CPU quota and parameters: one latency table
 //	repl     explore the scheduler interactively: statements as G1, :step, :runq
 //	play     serve the playground: the engine in the browser
 //	test     compare scripts' output with golden files
@@ -54,6 +55,7 @@ func init() {
 		{name: "run", short: "run a script, optionally printing every scheduling event", run: cli.Host.Run, help: cli.RunHelp},
 		{name: "compare", short: "run a script under several scheduler variants and print one table of their counters", run: hostless(cli.Compare), help: cli.CompareHelp},
 		{name: "explore", short: "run a script under many seeds and find the schedules that break it", run: exploreIn, help: exploreHelp},
+		{name: "lab", short: "run a script over a grid of GOMAXPROCS, CPU quota and parameters and print one latency table", run: labCmd, help: labHelp},
 		{name: "repl", short: "explore the scheduler interactively: statements as G1, :step, :runq", run: replCmd, help: replHelp},
 		{name: "play", short: "serve the playground: the engine in the browser, the M:P:G picture live", run: hostless(playCmd), help: playHelp},
 		{name: "test", short: "compare scripts' output with golden files", run: testCmd, help: testHelp},

@@ -120,6 +120,8 @@ func TestClassify(t *testing.T) {
 		{2, "panic: fail: boom\n\ngoroutine 1 [running]:\n", "other", Panic, "fail: boom"},
 		{2, "panic: two\nlines\n\ngoroutine 1 [running]:\n", "two\nlines", Assert, "two"},
 		{2, "fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\n", "", Deadlock, "all goroutines are asleep - deadlock!"},
+		{2, "schedlab: warning: --param n was never read: the script has no param(\"n\", ...)\npanic: boom\n\ngoroutine 1 [running]:\n", "", Panic, "boom"},
+		{0, "schedlab: warning: --param n was never read: the script has no param(\"n\", ...)\n", "", OK, ""},
 		{2, "fatal error: sync: unlock of unlocked mutex\n\ngoroutine 1 [running]:\n", "", Fatal, "sync: unlock of unlocked mutex"},
 		{2, "schedlab: step limit of 100 reached (--max-steps=100)\n\ngoroutine 1 [running]:\n", "", Limit, "step limit of 100 reached (--max-steps=100)"},
 		{2, "schedlab: wall-clock timeout of 10s reached (--timeout=10s)\n", "", Limit, "wall-clock timeout of 10s reached (--timeout=10s)"},
@@ -359,8 +361,8 @@ func TestReplay(t *testing.T) {
 		"":               "''",
 		"$HOME/x.star":   "'$HOME/x.star'",
 	} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		if got := ShellQuote(in); got != want {
+			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
 		}
 	}
 }

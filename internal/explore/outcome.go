@@ -90,7 +90,7 @@ var (
 // "" if none did: a panic with that message is an assertion failure.
 func Classify(exit int, stdout, stderr []byte, assertMsg string) Result {
 	r := Result{Output: OutputHash(stdout), Digest: Digest(exit, stdout, stderr)}
-	first, _, _ := strings.Cut(string(stderr), "\n")
+	first := diagnosis(stderr)
 	switch {
 	case exit == exitOK && aliveLine.MatchString(first):
 		r.Outcome, r.Message = Left, strings.TrimSuffix(strings.TrimPrefix(first, "schedlab: "), ":")
@@ -117,6 +117,20 @@ func Classify(exit int, stdout, stderr []byte, assertMsg string) Result {
 		}
 	}
 	return r
+}
+
+// diagnosis returns the first line of stderr that is not a warning: a
+// run's warnings (a --param the script never read) come before the
+// report of how it ended.
+func diagnosis(stderr []byte) string {
+	rest := string(stderr)
+	for {
+		line, after, _ := strings.Cut(rest, "\n")
+		if !strings.HasPrefix(line, "schedlab: warning: ") {
+			return line
+		}
+		rest = after
+	}
 }
 
 func firstLine(s string) string {

@@ -138,13 +138,14 @@ func (r *Report) ReplayArgs(c *ReportClass) []string {
 func (r *Report) ReplayCommand(c *ReportClass) string {
 	words := []string{"schedlab", "run"}
 	for _, a := range r.ReplayArgs(c) {
-		words = append(words, shellQuote(a))
+		words = append(words, ShellQuote(a))
 	}
 	return strings.Join(words, " ")
 }
 
-// shellQuote quotes s for a POSIX shell if it needs it.
-func shellQuote(s string) string {
+// ShellQuote quotes s for a POSIX shell if it needs it: one word of a
+// replay command.
+func ShellQuote(s string) string {
 	safe := s != ""
 	for _, c := range s {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./=:,+@%", c)) {

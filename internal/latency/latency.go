@@ -5,7 +5,8 @@
 // Values are virtual nanoseconds, recorded with three significant digits
 // from 1ns up to an hour; a value above that is counted at the top. The
 // maximum is exact (kept beside the histogram), the percentiles are the
-// histogram's: within 0.1% of the true value.
+// histogram's: within 0.1% of the true value, and never above the
+// maximum.
 package latency
 
 import (
@@ -41,7 +42,7 @@ func Summarize(vs []int64) Summary {
 		}
 	}
 	for _, q := range Quantiles {
-		s.P = append(s.P, h.ValueAtQuantile(q))
+		s.P = append(s.P, min(h.ValueAtQuantile(q), s.Max)) // the bucket's top may pass the exact maximum
 	}
 	return s
 }
@@ -81,21 +82,33 @@ func WriteTable(w io.Writer, rows []Row) error {
 		}
 		cells = append(cells, append(line, Format(r.Summary.Max)))
 	}
-	width := make([]int, len(head))
-	for _, line := range cells {
+	return WriteAligned(w, cells, 1)
+}
+
+// WriteAligned writes lines as a table of aligned columns, two spaces
+// apart: the first left columns aligned left (names), the others right
+// (figures). The first line is the heading.
+func WriteAligned(w io.Writer, lines [][]string, left int) error {
+	var width []int
+	for _, line := range lines {
 		for i, c := range line {
+			if i == len(width) {
+				width = append(width, 0)
+			}
 			width[i] = max(width[i], len([]rune(c)))
 		}
 	}
-	for _, line := range cells {
+	for _, line := range lines {
 		for i, c := range line {
 			pad := width[i] - len([]rune(c))
 			sep := "  "
 			if i == len(line)-1 {
 				sep = "\n"
 			}
-			if i == 0 {
-				c += strings.Repeat(" ", pad)
+			if i < left {
+				if i < len(line)-1 {
+					c += strings.Repeat(" ", pad)
+				}
 			} else {
 				c = strings.Repeat(" ", pad) + c
 			}

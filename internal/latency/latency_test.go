@@ -28,6 +28,20 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
+// TestPercentileAtMostMax: a histogram bucket's top may lie above the
+// largest value recorded in it; the summary's percentiles do not.
+func TestPercentileAtMostMax(t *testing.T) {
+	s := Summarize([]int64{6_401_234, 1000})
+	for i, p := range s.P {
+		if p > s.Max {
+			t.Errorf("%s = %d, above the maximum %d", Names()[i], p, s.Max)
+		}
+	}
+	if s.P[3] != s.Max {
+		t.Errorf("p99.9 = %d, want the maximum %d", s.P[3], s.Max)
+	}
+}
+
 func TestFormat(t *testing.T) {
 	for ns, want := range map[int64]string{0: "0s", 999: "999ns", 1234567: "1.23ms", 10397677: "10.4ms", 999_999: "1ms", 12_345_678_901: "12.3s"} {
 		if got := Format(ns); got != want {

@@ -1,8 +1,13 @@
 // Package scriptrun does the runs of a sweep: it runs a compiled script
 // for each explore.Run and classifies how the run ended. It is the half
 // of `schedlab explore` that internal/explore, which never runs a
-// script, leaves to its callers, shared by the command and the
-// playground so that a sweep is the same sweep in both.
+// script, leaves to its callers, shared by the command, the playground
+// and the latency lab (internal/lab) so that a sweep is the same sweep in
+// each.
+//
+// Start from NewJob, the function a sweep's job calls for each run; a
+// caller that sets more of each run's options than its seed and procs,
+// or reads more of it than its outcome, uses a Job directly.
 package scriptrun
 
 import (
@@ -14,33 +19,55 @@ import (
 	"github.com/schedlab/schedlab/lang"
 )
 
-// NewJob returns the function with which one job of a sweep does its
-// runs of prog: each run has base's options with the Run's seed and proc
-// count, and prints into buffers the job reuses from run to run. The
-// language's assert is watched: a panic with the message of an assert
-// that failed is an assertion failure (explore.Classify). What the run
-// prints does not change.
-func NewJob(prog *lang.Program, base lang.Options) func(explore.Run) explore.Result {
-	var stdout, stderr bytes.Buffer
-	var assertMsg string
+// A Job does runs of one program, one after another, printing into
+// buffers it reuses from run to run. The language's assert is watched: a
+// panic with the message of an assert that failed is an assertion
+// failure (explore.Classify). What the run prints does not change. A Job
+// is not for two goroutines at once: a sweep makes one per job.
+type Job struct {
+	prog           *lang.Program
+	stdout, stderr bytes.Buffer
+	assertMsg      string
+	predeclared    starlark.StringDict
+}
+
+// New returns a Job that runs prog.
+func New(prog *lang.Program) *Job {
+	j := &Job{prog: prog}
 	orig := lang.Builtins()["assert"].(*starlark.Builtin)
 	watched := starlark.NewBuiltin("assert", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		v, err := orig.CallInternal(thread, args, kwargs)
-		if err != nil && assertMsg == "" {
-			assertMsg = err.Error()
+		if err != nil && j.assertMsg == "" {
+			j.assertMsg = err.Error()
 		}
 		return v, err
 	})
-	predeclared := starlark.StringDict{"assert": watched}
+	j.predeclared = starlark.StringDict{"assert": watched}
+	return j
+}
+
+// Run runs the program with opts, but with the job's buffers as its
+// Stdout and Stderr and the watched assert among its Predeclared names,
+// and returns how the run ended, classified, and lang's own result.
+func (j *Job) Run(opts lang.Options) (explore.Result, *lang.Result) {
+	j.stdout.Reset()
+	j.stderr.Reset()
+	j.assertMsg = ""
+	opts.Stdout, opts.Stderr = &j.stdout, &j.stderr
+	opts.Predeclared = j.predeclared
+	res := j.prog.Run(opts)
+	return explore.Classify(res.ExitCode, j.stdout.Bytes(), j.stderr.Bytes(), j.assertMsg), res
+}
+
+// NewJob returns the function with which one job of a sweep does its
+// runs of prog: each run has base's options with the Run's seed and proc
+// count (a Job's run).
+func NewJob(prog *lang.Program, base lang.Options) func(explore.Run) explore.Result {
+	j := New(prog)
 	return func(r explore.Run) explore.Result {
-		stdout.Reset()
-		stderr.Reset()
-		assertMsg = ""
 		opts := base
 		opts.Seed, opts.Procs = r.Seed, r.Procs
-		opts.Stdout, opts.Stderr = &stdout, &stderr
-		opts.Predeclared = predeclared
-		res := prog.Run(opts)
-		return explore.Classify(res.ExitCode, stdout.Bytes(), stderr.Bytes(), assertMsg)
+		res, _ := j.Run(opts)
+		return res
 	}
 }
