@@ -30,6 +30,7 @@
 package runtime
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -169,23 +170,11 @@ func (m *Machine) throttle() {
 	}
 	// The order of the heap changed: rebuild it, (when, seq) as before.
 	slices.SortFunc(m.actions, func(a, b action) int {
-		switch {
-		case a.when != b.when:
-			return cmpInt64(a.when, b.when)
-		default:
-			return cmpInt64(int64(a.seq), int64(b.seq))
+		if c := cmp.Compare(a.when, b.when); c != 0 {
+			return c
 		}
+		return cmp.Compare(a.seq, b.seq)
 	})
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // throttledWhen returns when an action of the process queued for when
