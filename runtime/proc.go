@@ -1195,9 +1195,7 @@ func (m *Machine) retake() int {
 				pd.schedtick = pp.schedtick
 				pd.schedwhen = now
 			} else if now-pd.schedwhen >= forcePreemptNS { // schedwhen+forcePreemptNS <= now, without the sum (clockend.go)
-				if m.preemptone(pp) {
-					n++
-				}
+				m.preemptone(pp) // not counted: only a P taken from a syscall wakes sysmon up
 			}
 		case Psyscall:
 			if pd.syscalltick != pp.syscalltick {
