@@ -68,10 +68,29 @@ const (
 	pollErrTimeout = 2 // I/O timeout
 )
 
-// netpollWakeLate is how long after an arrival the M blocked in
-// netpoll runs: the thread's wake-up from epoll_wait, which the profile's
-// wakeup cost measures (a futex and an epoll wake-up are one kernel path).
-func (m *Machine) netpollWakeLate() int64 { return m.wakeupLatency() }
+// netpollWakeLate is how long after an arrival the M blocked in netpoll
+// runs: the thread's wake-up from epoll_wait. How long that takes depends
+// on how long the thread slept. One that blocked less than a millisecond
+// ago wakes as an M parked on a futex does (the profile's wakeup: one
+// kernel path). One that has slept a millisecond or more sleeps on an
+// idle CPU, which the host has let go deep (on this 2-vCPU VM the vCPU
+// halts), and wakes as late as an M asleep in netpoll until a timer does:
+// the profile's timer_late, measured the same way. Real Go on loopback
+// (bench/faithfulness/netpoll, wake-idle: messages 5-20ms apart) takes
+// 150-167µs at p50 from the send to the reader running; the sum here, the
+// network's 30µs plus timer_late's 162µs median, is 192µs
+// (docs/faithfulness.md).
+func (m *Machine) netpollWakeLate() int64 {
+	if m.now-m.np.pollSince < netpollDeepNS {
+		return m.wakeupLatency()
+	}
+	return addWhen(m.costOf(CostTimerLate), m.wakeupJitter())
+}
+
+// netpollDeepNS is how long an M must have slept in netpoll before its
+// wake-up is that of an idle CPU: the threshold of the profile's timer_late
+// (timers of 1ms or more).
+const netpollDeepNS = timerShortNS
 
 // A pollDesc is a descriptor registered with the poller. Mirrors pollDesc
 // in netpoll.go.
@@ -95,14 +114,15 @@ const (
 // netpollState is the poller's part of the Machine (sched.lastpoll,
 // netpollWaiters, the epoll instance's ready list).
 type netpollState struct {
-	inited   bool        // netpollinited: a descriptor was ever opened
-	waiters  int32       // netpollWaiters
-	lastpoll int64       // when the network was last polled (valid while pollM is nil)
-	pollM    *M          // the M blocked in netpoll, if any (lastpoll == 0 in Go)
-	wakeSet  bool        // an actNetpoll is queued for pollM
-	ready    []*pollDesc // the kernel's ready list, in the order descriptors became ready
-	nextfd   int64
-	fds      []*pollDesc // every open descriptor, in fd order (for views)
+	inited    bool        // netpollinited: a descriptor was ever opened
+	waiters   int32       // netpollWaiters
+	lastpoll  int64       // when the network was last polled (valid while pollM is nil)
+	pollM     *M          // the M blocked in netpoll, if any (lastpoll == 0 in Go)
+	pollSince int64       // when pollM blocked
+	wakeSet   bool        // an actNetpoll is queued for pollM
+	ready     []*pollDesc // the kernel's ready list, in the order descriptors became ready
+	nextfd    int64
+	fds       []*pollDesc // every open descriptor, in fd order (for views)
 }
 
 // netpollopen registers a new descriptor, initialising the poller on first
@@ -451,6 +471,7 @@ func (m *Machine) netpollBlockM(mp *M) bool {
 	mp.stallAt = 0
 	mp.woken = false
 	np.pollM = mp
+	np.pollSince = m.now
 	m.emit(EvMNetpoll, nil, mp, nil, nil, -1, 0, "")
 	if len(np.ready) > 0 && !np.wakeSet {
 		// Something became ready since the last poll: epoll_wait returns

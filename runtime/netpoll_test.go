@@ -122,6 +122,62 @@ func TestNetpollBlockingPollWakesOnArrival(t *testing.T) {
 	}
 }
 
+// netpollWakeLate: the M blocked in netpoll wakes for an arrival after
+// the profile's wakeup when it has slept less than a millisecond, and
+// after timer_late (an idle CPU's wake-up) when it has slept longer. An
+// echo server's round trip is two network trips (200µs) plus that
+// wake-up: 500µs for requests 5ms apart, 220µs for requests 600µs apart.
+// Always charging wakeup, or always timer_late, fails.
+func TestNetpollWakeDependsOnSleep(t *testing.T) {
+	for _, tc := range []struct {
+		every, want int64
+	}{
+		{5_000_000, 500_000},
+		{600_000, 220_000},
+	} {
+		cfg := netCfg(1)
+		cfg.Costs = costsOf(CostWakeup, 20_000, CostTimerLate, 300_000)
+		var lat []int64
+		_, evs, res := recordNet(t, cfg, func(g *G, log func(string, ...any)) error {
+			l, err := g.Listen(":80")
+			if err != nil {
+				return err
+			}
+			g.Go(func(g *G) error {
+				c, err := g.Accept(l)
+				if err != nil {
+					return err
+				}
+				for {
+					v, ok, err := g.Read(c)
+					if err != nil || !ok {
+						return err
+					}
+					g.Write(c, v)
+				}
+			}, "echo")
+			tr, err := g.StartTraffic(TrafficConfig{Addr: ":80", Every: tc.every, Arrival: "const", N: 4, Conns: 1, Think: -1})
+			if err != nil {
+				return err
+			}
+			g.Recv(tr.Done())
+			lat = tr.Latencies()
+			return nil
+		})
+		if res.Outcome != Exited {
+			t.Fatal(res.Outcome, res.Err)
+		}
+		// The first request waits for the connection; the others show
+		// the wake-up alone.
+		for i, d := range lat[1:] {
+			if d != tc.want {
+				t.Errorf("requests %s apart: request %d took %s, want %s\nlatencies %v\nevents:\n%s", FormatDuration(tc.every), i+2, FormatDuration(d), FormatDuration(tc.want), lat, evs)
+				break
+			}
+		}
+	}
+}
+
 // With every P running code and no M blocked in netpoll, only sysmon
 // polls, once the last poll is 10ms old; the reader then waits on the
 // global queue until its P looks there (at the preemption of the working

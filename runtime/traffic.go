@@ -44,7 +44,8 @@ type TrafficConfig struct {
 	Duration int64   // ns from the start during which requests are due; 0: until N are sent
 	Conns    int     // 0: a connection per request; k: k connections, reused
 	Think    int64   // closed loop: a client's pause between a reply and its next request; -1: open loop
-	// Request makes the message of request id, due (or sent) at sent.
+	// Request makes the message of request id, due (or sent) at sent; nil
+	// sends the id.
 	Request func(id, sent int64) any
 }
 
@@ -130,6 +131,9 @@ func (g *G) StartTraffic(cfg TrafficConfig) (*Traffic, error) {
 	g.check()
 	if cfg.Arrival == "" {
 		cfg.Arrival = "poisson"
+	}
+	if cfg.Request == nil {
+		cfg.Request = func(id, _ int64) any { return id }
 	}
 	if err := cfg.check(); err != nil {
 		return nil, err
