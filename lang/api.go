@@ -113,6 +113,9 @@ type Options struct {
 	// --cpu-period); 0 means none and 100ms.
 	CPUQuota  float64
 	CPUPeriod int64
+	// CPUs is the machine's CPU count (runtime.Config.CPUs, --cpus): at
+	// most that many threads run at a time; 0 gives every thread a CPU.
+	CPUs int
 
 	// Params are the script's parameters by name, as text: what
 	// param(name, default) returns, converted to the default's type

@@ -182,6 +182,7 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		NetLatency:    opts.NetLatency,
 		CPUQuota:      opts.CPUQuota,
 		CPUPeriod:     opts.CPUPeriod,
+		CPUs:          opts.CPUs,
 		RuntimeMain:   opts.RuntimeMain,
 	}
 }

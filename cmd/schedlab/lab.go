@@ -26,6 +26,7 @@ every combination of the values, the first sweep varying slowest. NAME is
 	procs    GOMAXPROCS (--procs), from 1 to 1024
 	quota    the CPU quota (--cpu-quota), in CPUs, such as 0.5 or 2, or
 	         unlimited
+	cpus     the machine's CPUs (--cpus), from 1 to 1024
 	other    a parameter of the script, which param(NAME, default) reads
 	         (--param NAME=V), converted to the default's type
 
@@ -59,7 +60,7 @@ loaded, 130 when SIGINT ended the lab.`
 
 // labRunFlags are the flags of `schedlab run` that the lab passes on to
 // every run (and --param, which it handles itself).
-var labRunFlags = []string{"procs", "cpu-quota", "cpu-period", "preempt", "costs", "sched", "startup", "perturb", "net-latency", "max-steps", "max-goroutines", "max-time", "timeout"}
+var labRunFlags = []string{"procs", "cpu-quota", "cpu-period", "cpus", "preempt", "costs", "sched", "startup", "perturb", "net-latency", "max-steps", "max-goroutines", "max-time", "timeout"}
 
 // labCmd is `schedlab lab` in host h: parse the command line, prepare the
 // lab, run it (SIGINT ends it early when the process is its own), print

@@ -180,9 +180,14 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 		return nil, fmt.Errorf("schedlab run: %v", err) // cannot happen: Run parsed args already
 	}
 	fs.Visit(func(f *flag.Flag) { s.set[f.Name] = true })
-	if !s.set["procs"] && s.CPUQuota > 0 {
-		// Go's default GOMAXPROCS under a container's limit.
-		s.Procs = runtime.DefaultGOMAXPROCS(maxProcs, s.CPUQuota)
+	if !s.set["procs"] && (s.CPUQuota > 0 || s.CPUs > 0) {
+		// Go's default GOMAXPROCS on the machine's CPUs, under a
+		// container's limit.
+		cpus := s.CPUs
+		if cpus == 0 {
+			cpus = maxProcs
+		}
+		s.Procs = runtime.DefaultGOMAXPROCS(cpus, s.CPUQuota)
 	}
 	return s, nil
 }

@@ -74,6 +74,7 @@ type Settings struct {
 	Params        params        // the script's parameters, read by param(name, default) (--param name=value)
 	CPUQuota      float64       // the container's CPU limit in CPUs, 0 for none (--cpu-quota)
 	CPUPeriod     int64         // its CFS period in virtual ns; 0 means runtime.DefaultCPUPeriod (--cpu-period)
+	CPUs          int           // the machine's CPUs, 0 for a CPU per thread (--cpus)
 	Startup       string        // how the run starts: "go" (runtime.main's start-up) or "bare" (--startup)
 
 	// Outputs. These do not change the run, so the trace header does not
@@ -124,6 +125,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(&intRange{&s.MaxGoroutines, 0, 1 << 30}, "max-goroutines", "stop the run when more than `N` goroutines are alive (0: no limit)")
 	fs.Var((*cpuQuota)(&s.CPUQuota), "cpu-quota", "run under a container's CPU limit of `Q` CPUs (fractional allowed, such as 1.5; unlimited: none): Linux CFS bandwidth control, every running thread draws on Q × period of CPU time a period and the process stops until the period ends once it is spent; without --procs, GOMAXPROCS is then Go's default for the quota, ceil(Q) and at least 2 (see docs/runtime.md)")
 	fs.Var((*positiveDuration)(&s.CPUPeriod), "cpu-period", "the CFS period `D` of --cpu-quota (cpu.cfs_period_us; default 100ms)")
+	fs.Var(&intRange{&s.CPUs, 0, maxProcs}, "cpus", "run on a machine of `N` CPUs, from 1 to 1024 (0, the default: every thread has a CPU of its own): threads beyond N take turns, the OS taking a CPU from a thread that has run its time slice while others wait; without --procs, GOMAXPROCS is then N, as in Go (see docs/runtime.md)")
 	fs.Var(&s.Params, "param", "set the script's parameter `NAME=VALUE`, which param(NAME, default) returns, converted to the default's type (repeat the flag for several)")
 	fs.Var((*virtualDuration)(&s.NetLatency), "net-latency", "the one-way latency `D` of the network between two sockets, such as 50µs (default: loopback's, measured on the machine the default profile comes from; see docs/language.md)")
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
@@ -175,6 +177,9 @@ func (s *Settings) Header() trace.Header {
 	}
 	if s.CPUPeriod != 0 {
 		kv = append(kv, trace.KV{Key: "cpu-period", Value: runtime.FormatDuration(s.CPUPeriod)})
+	}
+	if s.CPUs != 0 {
+		kv = append(kv, trace.KV{Key: "cpus", Value: strconv.Itoa(s.CPUs)})
 	}
 	for _, p := range s.Params.sorted() {
 		kv = append(kv, trace.KV{Key: "param." + p[0], Value: p[1]})
@@ -450,6 +455,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		NetLatency:    s.NetLatency,
 		CPUQuota:      s.CPUQuota,
 		CPUPeriod:     s.CPUPeriod,
+		CPUs:          s.CPUs,
 		Params:        s.Params.m,
 		Timeout:       s.Timeout,
 		MaxMemory:     s.MaxMemory,

@@ -121,6 +121,8 @@ func clashes(name string, f Flag) bool {
 		return f.Name == "procs"
 	case SweepQuota:
 		return f.Name == "cpu-quota"
+	case SweepCPUs:
+		return f.Name == "cpus"
 	}
 	param, _, _ := strings.Cut(f.Value, "=")
 	return f.Name == "param" && param == name
@@ -136,6 +138,8 @@ func (l *Lab) cellArgs(values []string) []string {
 			args = append(args, "--procs="+v)
 		case SweepQuota:
 			args = append(args, "--cpu-quota="+v)
+		case SweepCPUs:
+			args = append(args, "--cpus="+v)
 		default:
 			args = append(args, "--param="+sw.Name+"="+v)
 		}
@@ -288,14 +292,17 @@ func (l *Lab) run(j *scriptrun.Job, c int, seed uint64, f *runFigures) explore.R
 }
 
 // replay returns the command that replays seed of cell c:
-// schedlab run --seed S --procs P [--cpu-quota Q] [run flags]
+// schedlab run --seed S --procs P [--cpu-quota Q] [--cpus N] [run flags]
 // [--param NAME=V]... SCRIPT.
 func (l *Lab) replay(c int, seed uint64) string {
 	cell := l.cells[c]
 	words := []string{"schedlab", "run", "--seed", strconv.FormatUint(seed, 10), "--procs", strconv.Itoa(cell.procs)}
 	for k, sw := range l.grid.Sweeps {
-		if sw.Name == SweepQuota {
+		switch sw.Name {
+		case SweepQuota:
 			words = append(words, "--cpu-quota", cell.values[k])
+		case SweepCPUs:
+			words = append(words, "--cpus", cell.values[k])
 		}
 	}
 	for _, f := range l.cfg.RunFlags {

@@ -19,10 +19,11 @@ func TestParseSweep(t *testing.T) {
 		{in: "procs=1,2,4", want: []string{"1", "2", "4"}},
 		{in: "procs= 1, 8 ", want: []string{"1", "8"}},
 		{in: "quota=0.5,2,unlimited", want: []string{"0.5", "2", "unlimited"}},
+		{in: "cpus=1,2,4", want: []string{"1", "2", "4"}},
 		{in: "rate=500", want: []string{"500"}},
 		{in: "mode=fast,slow", want: []string{"fast", "slow"}},
 		{in: "procs", err: "want NAME=V1,V2,..."},
-		{in: "=1,2", err: `"" is neither procs, quota nor a parameter's name`},
+		{in: "=1,2", err: `"" is neither procs, quota, cpus nor a parameter's name`},
 		{in: "net-latency=1ms", err: `"net-latency" is neither`},
 		{in: "seed=1,2", err: "--seeds N"},
 		{in: "rate=", err: "an empty value"},
@@ -36,6 +37,8 @@ func TestParseSweep(t *testing.T) {
 		{in: "quota=lots", err: "quota lots: want a number of CPUs"},
 		{in: "quota=NaN", err: "quota NaN: want a number of CPUs"},
 		{in: "quota=2000", err: "quota 2000: at most 1024 CPUs"},
+		{in: "cpus=0", err: "cpus 0: out of range"},
+		{in: "cpus=two", err: "cpus two: want an integer"},
 	} {
 		sw, err := ParseSweep(test.in)
 		switch {
@@ -252,6 +255,25 @@ func TestQuota(t *testing.T) {
 	}
 }
 
+// TestCPUs: four Ps on one CPU answer more slowly than on four, and the
+// cells' GOMAXPROCS follows the CPUs where nothing else sets it.
+func TestCPUs(t *testing.T) {
+	l := newLab(t, server, 1, []Flag{{"param", "rate=3000"}, {"param", "n=200"}}, "cpus=1,4")
+	if p := [2]int{l.cells[0].procs, l.cells[1].procs}; p != [2]int{1, 4} {
+		t.Errorf("procs %v, want [1 4]: GOMAXPROCS follows --cpus", p)
+	}
+	r := l.Run(RunOptions{Jobs: 2})
+	one, four := r.Cells[0], r.Cells[1]
+	if len(one.Sources) != 1 || len(four.Sources) != 1 {
+		t.Fatalf("sources %d and %d, want 1 each", len(one.Sources), len(four.Sources))
+	}
+	a, b := one.Sources[0].Percentiles["p99"], four.Sources[0].Percentiles["p99"]
+	t.Logf("p99 %d ns on one CPU, %d ns on four", a, b)
+	if a <= b {
+		t.Errorf("p99 %d on one CPU, %d on four; want slower on one", a, b)
+	}
+}
+
 // TestNewErrors: what New refuses.
 func TestNewErrors(t *testing.T) {
 	for _, test := range []struct {
@@ -264,6 +286,7 @@ func TestNewErrors(t *testing.T) {
 		{server, 0, nil, nil, "--seeds 0: out of range"},
 		{server, 1, []Flag{{"procs", "2"}}, []Sweep{{"procs", []string{"1"}}}, "--sweep procs and --procs=2: give one"},
 		{server, 1, []Flag{{"cpu-quota", "2"}}, []Sweep{{"quota", []string{"1"}}}, "--sweep quota and --cpu-quota=2: give one"},
+		{server, 1, []Flag{{"cpus", "2"}}, []Sweep{{"cpus", []string{"1"}}}, "--sweep cpus and --cpus=2: give one"},
 		{server, 1, []Flag{{"param", "rate=3"}}, []Sweep{{"rate", []string{"1"}}}, "--sweep rate and --param=rate=3: give one"},
 		{"# schedlab: --param rate=5\n" + server, 1, nil, []Sweep{{"rate", []string{"1"}}}, "cell rate=1: invalid value"},
 		{"x = (", 1, nil, nil, "server.star:1:6"},
