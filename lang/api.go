@@ -87,6 +87,10 @@ type Options struct {
 	// explore); the zero value perturbs nothing. With preemption
 	// perturbations, every builtin call is a safe point (G.SafePoint).
 	Perturb runtime.Perturb
+	// Chooser, if not nil, answers the engine's choice points
+	// (runtime.Config.Chooser): schedlab check walks the schedules
+	// with it. Every builtin call is then a safe point.
+	Chooser runtime.Chooser
 
 	// Costs is the costs profile that charges virtual time for Starlark
 	// steps and for the runtime's own work (runtime.Costs,

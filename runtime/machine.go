@@ -104,6 +104,10 @@ type Config struct {
 	// DefaultCPUPeriod.
 	CPUQuota  float64
 	CPUPeriod int64
+	// Chooser, if not nil, answers the choice points of choice.go: where
+	// a safe point preempts and which ready case a select takes. Nil
+	// leaves them to Go's rules, the perturbations and the PRNG.
+	Chooser Chooser
 	// CPUs is the machine's CPU count (cpus.go): at most that many
 	// threads of the process run at a time, the others take turns; 0
 	// means every thread has a CPU of its own.
