@@ -73,6 +73,7 @@ func (f *figure) svg() (template.HTML, error) {
 		p.X.Scale = plot.LogScale{}
 		p.X.Min = 1
 	}
+
 	if f.xTicks != nil {
 		p.X.Tick.Marker = plot.ConstantTicks(f.xTicks)
 	}
@@ -105,6 +106,11 @@ func (f *figure) svg() (template.HTML, error) {
 		if s.name != "" {
 			p.Legend.Add(s.name, entry...)
 		}
+	}
+	if f.x == xPercentile {
+		// A tenth of a decade past the last point: room for the label
+		// of a tick there, such as 99% at 100 requests.
+		p.X.Max *= 1.25
 	}
 	c := vgsvg.New(chartWidth, chartHeight)
 	p.Draw(draw.New(c))
