@@ -41,6 +41,7 @@ var layerRules = []layerRule{
 	{pkg: "examples", not: []string{module + "/"}},
 	{pkg: "internal/cli", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/explore", module + "/internal/play", module + "/internal/lab"}},
 	{pkg: "internal/lab", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/play", module + "/trace"}},
+	{pkg: "internal/labhtml", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/play"}},
 }
 
 // terminalLibs are the libraries that touch the terminal, and the

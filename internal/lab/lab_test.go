@@ -2,12 +2,16 @@ package lab
 
 import (
 	"bytes"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/internal/latency"
+	"github.com/schedlab/schedlab/runtime"
 )
 
 func TestParseSweep(t *testing.T) {
@@ -106,7 +110,7 @@ func TestPoolSources(t *testing.T) {
 			{name: "2 :81", sent: 1, answered: 1, lat: []int64{7}, span: 0},
 		}, throttled: 20},
 	}
-	srcs, throttled := poolSources(runs)
+	srcs, throttled := poolSources(runs, true)
 	if throttled != 15 {
 		t.Errorf("throttled %d, want the mean 15", throttled)
 	}
@@ -131,6 +135,12 @@ func TestPoolSources(t *testing.T) {
 	}
 	if srcs[1].Throughput != 0 {
 		t.Errorf("a source with no span: throughput %v, want 0", srcs[1].Throughput)
+	}
+	if want := latency.Curve([]int64{1000, 2000, 3000, 50_000, 4000}); !reflect.DeepEqual(s.Curve, want) {
+		t.Errorf("curve %v, want %v, the pooled latencies'", s.Curve, want)
+	}
+	if srcs, _ := poolSources(runs, false); srcs[0].Curve != nil {
+		t.Errorf("a curve kept without curves")
 	}
 }
 
@@ -314,5 +324,62 @@ func TestStop(t *testing.T) {
 	table, _ := outputs(t, r)
 	if !strings.HasPrefix(table, "lab server.star: 1 of 4 cells done, rate 4, seeds 1-2 each\n") || !strings.HasSuffix(table, "interrupted: the cells above are those done before it\n") {
 		t.Errorf("table:\n%s", table)
+	}
+}
+
+// counter is a RunTracer that counts each cell's events.
+type counter struct {
+	mu       sync.Mutex
+	events   map[int]*int
+	settings map[int]string
+	done     map[int]bool
+}
+
+func (r *counter) Tracer(c int, s *cli.Settings) runtime.Tracer {
+	if c == 1 {
+		return nil // not this one
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := new(int)
+	r.events[c] = n
+	var kv []string
+	for _, x := range s.Header().Settings {
+		kv = append(kv, x.Key+"="+x.Value)
+	}
+	r.settings[c] = strings.Join(kv, " ")
+	return runtime.TracerFunc(func(*runtime.Event) { *n++ })
+}
+
+func (r *counter) Done(c int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done[c] = true
+}
+
+// TestTrace: a RunTracer traces the first seed of the cells it wants,
+// with the settings `schedlab run` gives the cell's replay command; the
+// report is the same with tracing and curves as without.
+func TestTrace(t *testing.T) {
+	l := newLab(t, server, 2, []Flag{{"param", "n=10"}}, "procs=1,2", "rate=500,2000")
+	tr := &counter{events: map[int]*int{}, settings: map[int]string{}, done: map[int]bool{}}
+	with := l.Run(RunOptions{Jobs: 2, Trace: tr, Curves: true})
+	without := l.Run(RunOptions{Jobs: 2})
+	for i := range with.Cells {
+		with.Cells[i].Sources[0].Curve = nil
+	}
+	if !reflect.DeepEqual(with, without) {
+		t.Errorf("the report with tracing and curves differs from the one without")
+	}
+	if len(tr.events) != 3 || tr.events[1] != nil || len(tr.done) != 3 {
+		t.Fatalf("traced cells %v, done %v; want 0, 2 and 3", slices.Sorted(maps.Keys(tr.events)), tr.done)
+	}
+	for c, n := range tr.events {
+		if *n == 0 {
+			t.Errorf("cell %d: no events", c)
+		}
+	}
+	if want := "procs=2 seed=1 preempt=on costs=default param.n=10 param.rate=2000"; tr.settings[3] != want {
+		t.Errorf("cell 3's settings %q, want %q", tr.settings[3], want)
 	}
 }
