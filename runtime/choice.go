@@ -88,3 +88,42 @@ func (m *Machine) chooserPreempt(gp *G) bool {
 	}
 	return m.choose(ChoicePreempt, gp, 2) == 1
 }
+
+// Replay is a Chooser that gives a schedule's answers in order, then 0
+// after the last: the run they were recorded from, again (schedlab run
+// --schedule, --choices).
+type Replay struct {
+	answers []int
+	used    int
+	err     error
+}
+
+// NewReplay returns a Replay of answers.
+func NewReplay(answers []int) *Replay { return &Replay{answers: answers} }
+
+// Choose gives the next answer.
+func (r *Replay) Choose(kind ChoiceKind, g int64, n int) int {
+	i := r.used
+	if i >= len(r.answers) {
+		return 0
+	}
+	r.used++
+	a := r.answers[i]
+	if a >= n && r.err == nil {
+		r.err = fmt.Errorf("choice %d (a %v choice of G%d) has %d answers, the schedule gives %d", i+1, kind, g, n, a)
+		return 0
+	}
+	return a
+}
+
+// Err reports a schedule that did not fit the run: an answer out of range,
+// or answers left over when the run ended.
+func (r *Replay) Err() error {
+	if r.err != nil {
+		return r.err
+	}
+	if r.used < len(r.answers) {
+		return fmt.Errorf("the run met %d choice points, the schedule has %d answers", r.used, len(r.answers))
+	}
+	return nil
+}

@@ -33,6 +33,7 @@ import (
 
 	"github.com/schedlab/schedlab/internal/explore"
 	"github.com/schedlab/schedlab/internal/explore/scriptrun"
+	"github.com/schedlab/schedlab/internal/schedfile"
 	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/runtime"
 )
@@ -62,6 +63,9 @@ type Config struct {
 	MaxSchedules int
 	// StopAtFailure ends the walk at the first failing schedule.
 	StopAtFailure bool
+	// Stop, once closed, ends the walk after the run in progress
+	// (SIGINT); the verdict says Interrupted.
+	Stop <-chan struct{}
 }
 
 // A Run is one schedule run: its choice points and how it ended.
@@ -94,14 +98,18 @@ func (r *Run) Preemptions() int {
 
 // A Verdict is what a walk found.
 type Verdict struct {
-	Schedules int  // runs done
-	Complete  bool // every schedule within the bound ran
+	Schedules   int  // runs done
+	Complete    bool // every schedule within the bound ran
+	Interrupted bool // Config.Stop ended the walk
 	// Failure is the first schedule whose run failed (explore's outcomes:
 	// a deadlock, a leak, a failed assert, a panic, a limit), nil if none.
 	Failure *Run
 	// Classes counts the runs by how they ended: outcome, message and
 	// output, in the order they were first met.
 	Classes []Class
+
+	failures  int // runs that failed
+	failureAt int // Failure's place in the walk, from 1
 }
 
 // A Class is the runs that ended alike, and the first of them.
@@ -128,6 +136,12 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 		if cfg.MaxSchedules > 0 && v.Schedules >= cfg.MaxSchedules {
 			return v, nil
 		}
+		select {
+		case <-cfg.Stop:
+			v.Interrupted = true
+			return v, nil
+		default:
+		}
 		ch := &chooser{prefix: prefix}
 		opts := cfg.Options
 		opts.Chooser = ch
@@ -149,8 +163,8 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 			classes[key] = len(v.Classes)
 			v.Classes = append(v.Classes, Class{Key: key, Runs: 1, First: run.Schedule()})
 		}
-		if res.Outcome.Failure() && v.Failure == nil {
-			v.Failure = run
+		if res.Outcome.Failure() {
+			v.failed(run)
 		}
 		if visit != nil && !visit(run) {
 			return v, nil
@@ -217,4 +231,14 @@ func (c *chooser) Choose(kind runtime.ChoiceKind, g int64, n int) int {
 	}
 	c.points = append(c.points, Point{Kind: kind, G: g, N: n, Answer: a})
 	return a
+}
+
+// File returns r's schedule as a schedule file of the script with source
+// src, run with settings (cli.Settings.ScheduleSettings).
+func (r *Run) File(script string, src []byte, settings string) *schedfile.File {
+	outcome := string(r.Result.Outcome)
+	if r.Result.Message != "" {
+		outcome += ": " + r.Result.Message
+	}
+	return &schedfile.File{Script: script, SHA256: schedfile.Hash(src), Settings: settings, Outcome: outcome, Choices: r.Schedule()}
 }

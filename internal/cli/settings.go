@@ -76,6 +76,8 @@ type Settings struct {
 	CPUPeriod     int64         // its CFS period in virtual ns; 0 means runtime.DefaultCPUPeriod (--cpu-period)
 	CPUs          int           // the machine's CPUs, 0 for a CPU per thread (--cpus)
 	Startup       string        // how the run starts: "go" (runtime.main's start-up) or "bare" (--startup)
+	Choices       []int         // a schedule's answers to the engine's choice points, replayed; nil for none (--choices, --schedule)
+	ScheduleFile  string        // the schedule file the Choices come from (--schedule, schedule.go)
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
@@ -134,6 +136,8 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(costsFlag{s}, "costs", "charge virtual time for code, spawns, switches, thread wake-ups, syscalls and timers from the costs profile `FILE`; default: the profile measured from real Go that ships with schedlab; zero: everything free but work, syscall, sleep and timers (the textbook model)")
 	fs.Var(schedFlag{&s.Sched}, "sched", "run under the scheduler `VARIANT`: go (Go's own), central (one global queue under one lock, Go 1.0), handoff (hand a readied goroutine to a newly woken thread), eager (wake a thread on every ready while a P is idle), no-runnext, no-steal, runq=N (a local ring of N); see docs/variants.md")
 	fs.Var(&choice{&s.Startup, []string{"go", "bare"}}, "startup", "how the run starts (`bare|go`): bare starts main alone on M0 and P0, the textbook start; go runs runtime.main's start-up first (its own goroutines, queued and parked, and the threads their spawns woke), as every Go program starts (see docs/runtime.md)")
+	fs.Var(choicesFlag{s}, "choices", "replay the schedule `LIST`: answers to the engine's choice points, such as 0,1,0, as schedlab check prints them (see docs/check.md)")
+	fs.Var(scheduleFlag{s}, "schedule", "replay the schedule in `FILE`, as schedlab check --out writes it; the script and the settings must be those it was found with")
 	fs.Var(&choice{&s.Perturb, PerturbModes}, "perturb", "vary the schedule from the seed: `none|timing|runnext|pct|all` (see schedlab help explore)")
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
 	fs.BoolVar(&s.Stats, "stats", s.Stats, "after the run, print on stderr each traffic source's requests sent, answered and failed, and its latency percentiles p50, p90, p99, p99.9 and max (HdrHistogram), in virtual time")
@@ -186,6 +190,9 @@ func (s *Settings) Header() trace.Header {
 	}
 	if s.Perturb != "none" {
 		kv = append(kv, trace.KV{Key: "perturb", Value: s.Perturb})
+	}
+	if s.Choices != nil {
+		kv = append(kv, trace.KV{Key: "choices", Value: formatChoices(s.Choices)})
 	}
 	if s.MaxSteps != 0 {
 		kv = append(kv, trace.KV{Key: "max-steps", Value: strconv.FormatUint(s.MaxSteps, 10)})
@@ -463,6 +470,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		Alive:         s.Alive,
 		Costs:         s.CostsProfile(),
 		TraceStates:   s.TraceStates,
+		Chooser:       s.replay(),
 		Sched:         s.Policy(),
 		RuntimeMain:   s.Startup == "go",
 	}
