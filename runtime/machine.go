@@ -466,6 +466,9 @@ func (m *Machine) Step() bool {
 		m.handoff = nil
 		m.curg = gp
 		m.resumedAt = m.now
+		if gp.co == nil {
+			gp.co = m.coroFor(gp)
+		}
 		alive := gp.co.resume()
 		m.curg = nil
 		if !alive {

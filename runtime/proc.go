@@ -745,6 +745,24 @@ func (m *Machine) exited(gp *G) {
 	m.goexit0(gp)
 }
 
+// coroFor gives gp, about to run for the first time, its coroutine: a
+// finished one from the free list, whose host goroutine's stack has grown
+// already, or a new one. Making it here rather than in newproc1 means that
+// a million goroutines queued before any runs (main spawning in a loop at
+// one P) hold no coroutine, and at one P they share the one that the
+// first to finish leaves behind.
+func (m *Machine) coroFor(gp *G) *coro {
+	body := func(*coro) { gp.err = gp.fn(gp) }
+	if n := len(m.coroFree); n > 0 {
+		c := m.coroFree[n-1]
+		m.coroFree[n-1] = nil
+		m.coroFree = m.coroFree[:n-1]
+		c.reuse(body)
+		return c
+	}
+	return newPooledCoro(body)
+}
+
 // goexit0 finishes a G whose function returned: it becomes _Gdead and goes
 // to its P's free list, and its M schedules again. When the G is main, the
 // program exits. Mirrors goexit0/gdestroy.
@@ -826,15 +844,9 @@ func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
 	if creator != nil {
 		gp.createdBy = creator.goid
 	}
-	body := func(*coro) { gp.err = gp.fn(gp) }
-	if n := len(m.coroFree); n > 0 {
-		gp.co = m.coroFree[n-1]
-		m.coroFree[n-1] = nil
-		m.coroFree = m.coroFree[:n-1]
-		gp.co.reuse(body)
-	} else {
-		gp.co = newPooledCoro(body)
-	}
+	// The coroutine comes when the G first runs (coroFor): a G waiting
+	// in a queue is its function and its state, as a Go G that has not
+	// run is its entry PC and a stack that has not grown.
 	casgstatus(gp, Gdead, Grunnable)
 	if isSystemGoroutine(name) {
 		// Not a goroutine the program counts (NumGoroutine leaves out
