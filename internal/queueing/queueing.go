@@ -96,18 +96,28 @@ func (iv Interval) String() string {
 	return fmt.Sprintf("%g ± %g (%d batches)", iv.Mean, iv.Half, iv.Batches)
 }
 
-// BatchMeans cuts xs into k batches of consecutive samples, each of
-// len(xs)/k, leaving out the len(xs) mod k first samples (the start of the
-// run, the least stationary part), and returns the mean of the batch
-// means with the half-width of its 95% confidence interval. It wants
-// k >= 2 and at least k samples.
+// BatchMeans cuts xs into k batches of consecutive samples (Batches)
+// and returns the mean of the batch means with the half-width of its 95%
+// confidence interval. It wants k >= 2 and at least k samples.
 func BatchMeans(xs []float64, k int) (Interval, error) {
+	means, err := Batches(xs, k)
+	if err != nil {
+		return Interval{}, err
+	}
+	return MeanInterval(means), nil
+}
+
+// Batches cuts xs into k batches of consecutive samples, each of
+// len(xs)/k, leaving out the len(xs) mod k first samples (the start of a
+// run, its least stationary part), and returns the mean of each batch.
+// It wants k >= 2 and at least k samples.
+func Batches(xs []float64, k int) ([]float64, error) {
 	if k < 2 {
-		return Interval{}, fmt.Errorf("batch means: %d batches, want at least 2", k)
+		return nil, fmt.Errorf("batch means: %d batches, want at least 2", k)
 	}
 	size := len(xs) / k
 	if size == 0 {
-		return Interval{}, fmt.Errorf("batch means: %d samples, want at least %d (one a batch)", len(xs), k)
+		return nil, fmt.Errorf("batch means: %d samples, want at least %d (one a batch)", len(xs), k)
 	}
 	xs = xs[len(xs)-size*k:]
 	means := make([]float64, k)
@@ -118,7 +128,7 @@ func BatchMeans(xs []float64, k int) (Interval, error) {
 		}
 		means[j] = sum / float64(size)
 	}
-	return MeanInterval(means), nil
+	return means, nil
 }
 
 // MeanInterval returns the mean of means, independent estimates of one
