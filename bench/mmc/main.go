@@ -15,7 +15,7 @@
 // batch means of every seed together (internal/queueing.MeanInterval).
 // Near ρ = 1 successive sojourns are strongly correlated and a cell needs
 // millions of requests for a percent: at ρ = 0.9 and c = 1 the relative
-// standard error of the mean of N sojourns is about 17/√N.
+// standard error of the mean of N sojourns is about 20/√N.
 //
 // Little's law is checked in each run: L, the number of requests inside
 // the server averaged over time by the script itself (it keeps a count
