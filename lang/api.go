@@ -87,6 +87,10 @@ type Options struct {
 	// explore); the zero value perturbs nothing. With preemption
 	// perturbations, every builtin call is a safe point (G.SafePoint).
 	Perturb runtime.Perturb
+	// Chooser, if not nil, answers the engine's choice points
+	// (runtime.Config.Chooser): schedlab check walks the schedules
+	// with it. Every builtin call is then a safe point.
+	Chooser runtime.Chooser
 
 	// Costs is the costs profile that charges virtual time for Starlark
 	// steps and for the runtime's own work (runtime.Costs,
@@ -113,6 +117,9 @@ type Options struct {
 	// --cpu-period); 0 means none and 100ms.
 	CPUQuota  float64
 	CPUPeriod int64
+	// CPUs is the machine's CPU count (runtime.Config.CPUs, --cpus): at
+	// most that many threads run at a time; 0 gives every thread a CPU.
+	CPUs int
 
 	// Params are the script's parameters by name, as text: what
 	// param(name, default) returns, converted to the default's type

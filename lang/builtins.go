@@ -90,6 +90,9 @@ func (r *run) bindBuiltins() starlark.StringDict {
 	}
 	r.park = d["park"].(*starlark.Builtin)
 	d["rand"] = r.randModule()
+	for name, v := range r.stdModules() {
+		d[name] = v
+	}
 	return d
 }
 

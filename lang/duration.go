@@ -3,13 +3,15 @@ package lang
 import (
 	"fmt"
 
+	libtime "go.starlark.net/lib/time"
 	"go.starlark.net/starlark"
 
 	"github.com/schedlab/schedlab/runtime"
 )
 
 // duration is a virtual duration in nanoseconds, as a builtin's argument:
-// an int (ns) or a Go duration string ("1.5ms", "20us"). It implements
+// an int (ns), a Go duration string ("1.5ms", "20us") or a time module
+// duration (5 * time.millisecond). It implements
 // starlark.Unpacker, as lib/time's Duration does.
 type duration int64
 
@@ -25,6 +27,9 @@ func (d *duration) Unpack(v starlark.Value) error {
 		}
 		*d = duration(n)
 		return nil
+	case libtime.Duration: // time.millisecond, time.parse_duration("1ms") (stdlib.go)
+		*d = duration(v)
+		return nil
 	case starlark.String:
 		n, err := runtime.ParseDuration(string(v))
 		if err != nil {
@@ -33,7 +38,7 @@ func (d *duration) Unpack(v starlark.Value) error {
 		*d = duration(n)
 		return nil
 	}
-	return fmt.Errorf("got %s, want int (ns) or duration string", v.Type())
+	return fmt.Errorf("got %s, want int (ns), duration string or time.duration", v.Type())
 }
 
 // nonNegative returns d, or an error naming the builtin if d < 0.

@@ -318,6 +318,24 @@ sleep(1)
 			stderr: "main.star:1:6: cannot load ../secret.star: the path leaves the script's directory tree\n",
 		},
 		{
+			name: "used before its load",
+			files: map[string]string{
+				"main.star":  "print(now())\nload('clock.star', 'now')\n",
+				"clock.star": "def now():\n    return 42\n",
+			},
+			code:   1,
+			stderr: "main.star:1:7: now is used before the load at line 2 binds it, so here it is the builtin now: move the load above its first use (a load binds its names from where it stands)\n    print(now())\n          ^\n",
+		},
+		{
+			name: "used in a function before its load",
+			files: map[string]string{
+				"main.star":  "def f():\n    return now()\nload('clock.star', 'now')\nprint(f())\n",
+				"clock.star": "def now():\n    return 42\n",
+			},
+			code:   0,
+			stdout: "42\n",
+		},
+		{
 			name:   "load absolute",
 			files:  map[string]string{"main.star": "load('/etc/passwd', 'x')\n"},
 			code:   1,

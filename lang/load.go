@@ -28,6 +28,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -115,11 +116,20 @@ func (r *run) compile(path string, src []byte, chain []string) (*module, error) 
 		return nil, err // before the resolver and the compiler recurse
 	}
 	prog, err := starlark.FileProgram(f, r.predeclared.Has)
+	if fields := checkModuleFields(f); len(fields) > 0 {
+		// In the file's order with the resolver's own errors, if any.
+		var rl resolve.ErrorList
+		errors.As(err, &rl)
+		return nil, append(slices.Clone(rl), fields...)
+	}
 	if err != nil {
 		return nil, withGoHints(src, err)
 	}
 	if err := checkGoArrow(f, src); err != nil {
 		return nil, err
+	}
+	if err := checkLoadOrder(f); err != nil {
+		return nil, withGoHints(src, err) // with its line and a caret
 	}
 	r.findSmallDurations(f)
 	mod := &module{path: path, prog: prog}
@@ -236,4 +246,41 @@ func (r *run) initModule(thread *starlark.Thread, mod *module) (starlark.StringD
 	g.Freeze()
 	mod.globals, mod.err, mod.state = g, err, moduleLoaded
 	return g, err
+}
+
+// checkLoadOrder reports a name used before the load statement that binds
+// it. Starlark binds a load's names from the load on, so such a use,
+// resolved already, is the predeclared name of the same spelling (a
+// builtin such as now or sleep) and the script would run it silently.
+func checkLoadOrder(f *syntax.File) error {
+	loaded := map[string]*syntax.LoadStmt{}
+	for _, stmt := range f.Stmts {
+		if load, ok := stmt.(*syntax.LoadStmt); ok {
+			for _, id := range load.To {
+				if loaded[id.Name] == nil {
+					loaded[id.Name] = load
+				}
+			}
+		}
+	}
+	if len(loaded) == 0 {
+		return nil
+	}
+	var err error
+	syntax.Walk(f, func(n syntax.Node) bool {
+		id, ok := n.(*syntax.Ident)
+		if !ok || err != nil {
+			return err == nil
+		}
+		b, ok := id.Binding.(*resolve.Binding)
+		load := loaded[id.Name]
+		if !ok || load == nil || (b.Scope != resolve.Predeclared && b.Scope != resolve.Universal) {
+			return true
+		}
+		err = syntax.Error{Pos: id.NamePos, Msg: fmt.Sprintf(
+			"%s is used before the load at line %d binds it, so here it is the builtin %s: move the load above its first use (a load binds its names from where it stands)",
+			id.Name, load.Load.Line, id.Name)}
+		return false
+	})
+	return err
 }

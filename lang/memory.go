@@ -12,8 +12,9 @@
 // Stopping acts between instructions. One builtin call can allocate
 // without bound on its own (str() of a small list that holds one list many
 // times builds its text piece by piece), and nothing interrupts it. So the
-// watchdog also reads the process's resident set from /proc/self/statm (on
-// Linux, memory_linux.go; elsewhere, such as in the playground's
+// watchdog also reads the process's anonymous resident set (the resident
+// pages less those backed by a file, such as the executable's) from
+// /proc/self/statm (on Linux, memory_linux.go; elsewhere, such as in the playground's
 // WebAssembly build, there is no such reading and memory_other.go has
 // none), which needs no lock of the Go runtime, and when the process
 // holds half as much again as the limit after the run was stopped and

@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -142,5 +144,43 @@ func TestWatchMemoryStopsFirst(t *testing.T) {
 	}
 	if want := "limit overrun overrun"; got != want {
 		t.Errorf("calls %q, want %q", got, want)
+	}
+}
+
+// TestRSSIsAnonymous: the resident set the watchdog reads is the
+// anonymous one, the kernel's RssAnon: the executable's own pages are
+// not counted.
+func TestRSSIsAnonymous(t *testing.T) {
+	r := openRSS()
+	if r == nil {
+		t.Skip("no resident set here")
+	}
+	defer r.close()
+	// RssAnon and VmRSS of /proc/self/status, in bytes.
+	status := func() (anon, all uint64) {
+		data, err := os.ReadFile("/proc/self/status")
+		if err != nil {
+			t.Skipf("no /proc/self/status: %v", err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			var kb uint64
+			if _, err := fmt.Sscanf(line, "RssAnon: %d kB", &kb); err == nil {
+				anon = kb << 10
+			}
+			if _, err := fmt.Sscanf(line, "VmRSS: %d kB", &kb); err == nil {
+				all = kb << 10
+			}
+		}
+		return anon, all
+	}
+	lo, all := status()
+	got, ok := r.read()
+	hi, _ := status()
+	lo, hi = min(lo, hi), max(lo, hi)
+	if !ok || got+1<<20 < lo || got > hi+1<<20 {
+		t.Errorf("read %d (ok %v), want RssAnon: %d to %d", got, ok, lo, hi)
+	}
+	if got >= all {
+		t.Errorf("read %d, the whole resident set %d: want less", got, all)
 	}
 }

@@ -141,7 +141,7 @@ func newRun(opts Options) *run {
 		modules:    make(map[string]*module),
 		sliceSteps: opts.SliceSteps,
 		wedgeSteps: opts.WedgeSteps,
-		perturbed:  opts.Perturb.PreemptProb > 0 || opts.Perturb.PCTDepth > 0 || opts.Perturb.Stalls,
+		perturbed:  opts.Perturb.PreemptProb > 0 || opts.Perturb.PCTDepth > 0 || opts.Perturb.Stalls || opts.Chooser != nil,
 	}
 	if r.stdout == nil {
 		r.stdout = io.Discard
@@ -182,6 +182,8 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		NetLatency:    opts.NetLatency,
 		CPUQuota:      opts.CPUQuota,
 		CPUPeriod:     opts.CPUPeriod,
+		CPUs:          opts.CPUs,
+		Chooser:       opts.Chooser,
 		RuntimeMain:   opts.RuntimeMain,
 	}
 }

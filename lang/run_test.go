@@ -242,8 +242,12 @@ func TestBuiltinsOutsideARun(t *testing.T) {
 	if err == nil || err.Error() != "gosched: called outside a schedlab goroutine" {
 		t.Errorf("gosched outside a run: %v", err)
 	}
-	if len(Builtins()) != len(builtins)+1 {
-		t.Errorf("Builtins() has %d names, want %d (the builtins and the rand module)", len(Builtins()), len(builtins)+1)
+	if len(Builtins()) != len(builtins)+5 {
+		t.Errorf("Builtins() has %d names, want %d (the builtins, the rand module and the four standard ones)", len(Builtins()), len(builtins)+5)
+	}
+	_, err = starlark.Call(thread, Builtins()["time"].(*starlarkstruct.Module).Members["now"], nil, nil)
+	if err == nil || err.Error() != "time.now: called outside a schedlab goroutine" {
+		t.Errorf("time.now outside a run: %v", err)
 	}
 	_, err = starlark.Call(thread, Builtins()["rand"].(*starlarkstruct.Module).Members["expo"], starlark.Tuple{starlark.MakeInt(1)}, nil)
 	if err == nil || err.Error() != "rand.expo: called outside a run" {

@@ -10,24 +10,37 @@ import (
 	"strings"
 	"testing"
 
+	libtime "go.starlark.net/lib/time"
 	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
 )
 
 // TestNoHostAccessNames: the names a script can call are Starlark's
 // universe and the language's builtins, none of which reaches the host;
-// there is no open, exec, getenv, socket or module import.
+// there is no open, exec, getenv, socket or module import. The time module
+// is lib/time without its clock and its time zones (stdlib.go): its now is
+// the run's virtual clock, and a zone other than UTC is refused.
 func TestNoHostAccessNames(t *testing.T) {
 	want := []string{"after", "after_func", "assert", "atomic_int", "background", "cap", "chan", "cond", "current",
-		"dial", "gomaxprocs", "gosched", "is_error", "listen", "mutex", "nil_chan", "now", "once", "param", "park", "print", "printf", "println", "rand", "ready",
-		"rwmutex", "sched", "select", "semaphore", "sleep", "spawn", "sprintf", "stats", "syscall", "tick", "ticker", "timer", "traffic",
+		"dial", "gomaxprocs", "gosched", "is_error", "json", "listen", "math", "mutex", "nil_chan", "now", "once", "param", "park", "print", "printf", "println", "rand", "ready",
+		"rwmutex", "sched", "select", "semaphore", "sleep", "spawn", "sprintf", "stats", "struct", "syscall", "tick", "ticker", "time", "timer", "traffic",
 		"waitgroup", "with_cancel", "with_deadline", "with_timeout", "work"}
 	if got := Builtins().Keys(); !slices.Equal(got, want) {
 		t.Errorf("builtins %v, want %v (a new builtin must not reach the host: see docs/security.md)", got, want)
 	}
 	for _, name := range []string{"open", "exec", "eval", "system", "getenv", "env", "environ", "os", "sys",
-		"socket", "http", "file", "read", "write", "import", "__import__", "input", "exit", "time", "random"} {
+		"socket", "http", "file", "read", "write", "import", "__import__", "input", "exit", "random"} {
 		if Builtins().Has(name) || starlark.Universe.Has(name) {
 			t.Errorf("%s is predeclared", name)
+		}
+	}
+	timeModule := Builtins()["time"].(*starlarkstruct.Module)
+	if got := timeModule.Members.Keys(); !slices.Equal(got, []string{"from_timestamp", "hour", "microsecond", "millisecond", "minute", "nanosecond", "now", "parse_duration", "parse_time", "second", "time"}) {
+		t.Errorf("the time module has %v: check that a new member reads neither the wall clock nor the host's time zones", got)
+	}
+	for _, name := range []string{"now", "time", "parse_time", "from_timestamp"} {
+		if timeModule.Members[name] == libtime.Module.Members[name] {
+			t.Errorf("time.%s is lib/time's own, which reads the host's clock or zones", name)
 		}
 	}
 	// The universe is Starlark's, pure functions on values.

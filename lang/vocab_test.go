@@ -213,8 +213,14 @@ func TestGoVocabulary(t *testing.T) {
 			name: "Go package names",
 			src:  "time.Sleep(1)\nwg = sync.WaitGroup()\n",
 			code: 1,
-			stderr: "main.star:1:1: undefined: time (Go's time.Sleep(d) is sleep(d); time.After, NewTimer, NewTicker, Tick, AfterFunc, Now are after, timer, ticker, tick, after_func, now)\n" +
+			stderr: "main.star:1:6: time has no .Sleep (Go's time.Sleep(d) is sleep(d); time.After, NewTimer, NewTicker, Tick, AfterFunc, Now are after, timer, ticker, tick, after_func, now)\n" +
 				"main.star:2:6: undefined: sync (Go's sync.Mutex, RWMutex, WaitGroup, Once, NewCond are mutex(), rwmutex(), waitgroup(), once(), cond(mu))\n",
+		},
+		{
+			name:   "a module's field in Go's case",
+			src:    "print(time.Now(), math.Sqrt(2))\ndef f(time):\n    return time.Sleep\n",
+			code:   1,
+			stderr: "main.star:1:12: time has no .Now (did you mean .now?)\nmain.star:1:24: math has no .Sqrt (did you mean .sqrt?)\n",
 		},
 		{
 			name:   "a Go method name",

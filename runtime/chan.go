@@ -102,6 +102,17 @@ func (q *waitq) dequeue() *sudog {
 	}
 }
 
+// waiting reports whether dequeue would return a sudog: one that is not
+// of a select that another case has won already.
+func (q *waitq) waiting() bool {
+	for sg := q.first; sg != nil; sg = sg.next {
+		if !sg.isSelect || !sg.g.selectDone {
+			return true
+		}
+	}
+	return false
+}
+
 // remove unlinks sg from the queue, if it is there. Mirrors dequeueSudoG.
 func (q *waitq) remove(sg *sudog) {
 	if sg.prev == nil && q.first != sg {

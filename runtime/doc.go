@@ -34,13 +34,24 @@
 //   - goapi.go: the goroutine's side: what a Func calls on its *G.
 //   - chan.go, select.go: channels and select (chansend, chanrecv,
 //     closechan, selectgo).
+//   - clockend.go: the end of the virtual clock, where int64 time runs out.
 //   - time.go: per-P timer heaps: sleep and after.
+//   - timer.go: the timers of package time: Timer, Ticker, After, Tick,
+//     AfterFunc, on synchronous channels as since Go 1.23.
 //   - netpoll.go: the network poller: poll descriptors, netpollblock,
 //     netpoll, the M blocked in it, sysmon's poll, deadlines.
 //   - net.go: sockets and the network between hosts: Listen, Accept,
 //     Dial, Read, Write, Close, as internal/poll's FD and the kernel.
+//   - traffic.go: load from hosts outside the process (a wrk2 of the
+//     simulated world).
 //   - sema.go: semaphores, and the Mutex and WaitGroup built on them.
+//   - syncx.go: RWMutex, Cond and x/sync's Weighted, on the same queues.
+//   - startup.go: what runtime.main does before main.main (--startup=go).
+//   - quota.go: the CPU quota, Linux's CFS bandwidth control.
+//   - cpus.go: the machine's CPUs, which threads beyond them share.
+//   - variant.go: scheduler variants, Go's rejected designs as switches.
 //   - perturb.go: Perturb, the schedules timing would produce (explore).
+//   - choice.go: the choice points a Chooser answers (schedlab check).
 //   - event.go: Event, EventKind and Tracer: the event stream.
 //   - snapshot.go: Snapshot of the scheduler's state, and CheckInvariants.
 //   - coro.go: the task switch shared by Sched and the Machine.

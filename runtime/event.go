@@ -53,6 +53,8 @@ const (
 	EvNetpoll                  // P's M (or sysmon, no P) polled the network and made Arg Gs runnable (netpoll); Reason = "findRunnable", "sysmon" or "block" (the M blocked in netpoll returned)
 	EvMNetpoll                 // M found nothing to do and blocked in netpoll until an arrival or the next timer (findRunnable)
 	EvThrottle                 // the process used its CPU quota for the period: every thread stops for Arg ns, until the period ends (CFS bandwidth control, quota.go)
+	EvMOffCPU                  // M wants a CPU and has none (Config.CPUs, cpus.go): Reason "busy" (every CPU taken) or "slice" (the OS took it at the end of its time slice); Arg = threads waiting
+	EvMOnCPU                   // M got a CPU after waiting Arg ns (cpus.go)
 	evKindCount
 )
 
@@ -86,6 +88,8 @@ var eventNames = [...]string{
 	EvNetpoll:        "Netpoll",
 	EvMNetpoll:       "MNetpoll",
 	EvThrottle:       "Throttle",
+	EvMOffCPU:        "MOffCPU",
+	EvMOnCPU:         "MOnCPU",
 }
 
 func (k EventKind) String() string {

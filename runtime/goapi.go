@@ -141,7 +141,7 @@ func (g *G) Now() int64 { return g.m.now }
 func (g *G) Work(d int64) {
 	g.check()
 	m := g.m
-	if (g.preempt && !m.cfg.NoPreempt) || m.perturbPreempt() {
+	if (g.preempt && !m.cfg.NoPreempt) || m.perturbPreempt(g) {
 		g.preempt = false
 		m.goschedImpl(g, true)
 		g.co.yield()

@@ -104,6 +104,14 @@ type Config struct {
 	// DefaultCPUPeriod.
 	CPUQuota  float64
 	CPUPeriod int64
+	// Chooser, if not nil, answers the choice points of choice.go: where
+	// a safe point preempts and which ready case a select takes. Nil
+	// leaves them to Go's rules, the perturbations and the PRNG.
+	Chooser Chooser
+	// CPUs is the machine's CPU count (cpus.go): at most that many
+	// threads of the process run at a time, the others take turns; 0
+	// means every thread has a CPU of its own.
+	CPUs int
 	// RuntimeMain starts G1 as runtime.main does, with the runtime's own
 	// goroutines and the locked M0 of its init, before the program's main
 	// (startup.go, --startup=go); false starts main alone on M0 and P0.
@@ -232,6 +240,7 @@ type Machine struct {
 
 	np  netpollState  // the network poller (netpoll.go)
 	cfs *cfsBandwidth // the CPU quota (quota.go), nil without one
+	cpu *cpuState     // the machine's CPUs (cpus.go), nil when every thread has one
 	net *network      // the sockets and the network around the process (net.go), nil until used
 }
 
@@ -255,6 +264,7 @@ func NewMachine(cfg Config) *Machine {
 	m.initCosts()
 	m.initPerturb()
 	m.initQuota()
+	m.initCPUs()
 	return m
 }
 
@@ -531,6 +541,8 @@ const (
 	actSysmon             // a sysmon tick
 	actNetpoll            // the M blocked in netpoll returns: something became ready (netpollWake)
 	actWorld              // something happens outside the process: a delivery, an arrival (net.go)
+	actCPUTick            // the OS's scheduler at the end of a time slice (cpus.go)
+	actCPURun             // mp got a CPU back: it goes on with what it set aside (fn; cpus.go)
 )
 
 // An action is something the Machine will do at a virtual time.
@@ -638,6 +650,12 @@ func (m *Machine) perform(a action) {
 		m.netpollWake()
 	case actWorld:
 		a.fn()
+	case actCPUTick:
+		m.cpuTick(a.gen)
+	case actCPURun:
+		if a.gen == a.mp.cpuGen {
+			a.fn()
+		}
 	}
 }
 
@@ -675,7 +693,7 @@ func (m *Machine) Counters() []Counter {
 	s := &m.stats
 	idle := int64(len(m.pidle))
 	spinning := int64(m.nmspinning)
-	return []Counter{
+	cs := []Counter{
 		{"time", m.now},
 		{"gomaxprocs", int64(m.gomaxprocs)},
 		{"goroutines", int64(m.ngalive)},
@@ -700,6 +718,16 @@ func (m *Machine) Counters() []Counter {
 		{"throttled", m.evcount[EvThrottle]},
 		{"events", m.events()},
 	}
+	if c := m.cpu; c != nil {
+		// Only on a machine of Config.CPUs, so that other runs' stats()
+		// stay as they were.
+		cs = append(cs[:len(cs)-1],
+			Counter{"cpus", int64(c.n)},
+			Counter{"cpu_slices_lost", c.preempts},
+			Counter{"cpu_wait", c.waited},
+			cs[len(cs)-1])
+	}
+	return cs
 }
 
 // Goroutines returns every goroutine of the program that is not dead, in

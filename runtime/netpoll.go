@@ -472,6 +472,7 @@ func (m *Machine) netpollBlockM(mp *M) bool {
 	mp.woken = false
 	np.pollM = mp
 	np.pollSince = m.now
+	m.cpuDrop(mp)
 	m.emit(EvMNetpoll, nil, mp, nil, nil, -1, 0, "")
 	if len(np.ready) > 0 && !np.wakeSet {
 		// Something became ready since the last poll: epoll_wait returns

@@ -105,9 +105,12 @@ func (m *Machine) flipRunnext() bool {
 	return m.cfg.Perturb.RunnextFlip && m.cheaprandn(2) == 0
 }
 
-// perturbPreempt reports whether the G at a safe point is to be
-// preempted by a perturbation.
-func (m *Machine) perturbPreempt() bool {
+// perturbPreempt reports whether gp, at a safe point, is to be preempted
+// by a perturbation or by the Chooser (choice.go).
+func (m *Machine) perturbPreempt(gp *G) bool {
+	if m.cfg.Chooser != nil {
+		return m.chooserPreempt(gp)
+	}
 	p := &m.cfg.Perturb
 	if p.PreemptProb <= 0 && m.pctPoints == nil {
 		return false
@@ -150,7 +153,7 @@ func (g *G) stall() bool {
 func (g *G) SafePoint() {
 	g.check()
 	g.stall()
-	if g.m.perturbPreempt() {
+	if g.m.perturbPreempt(g) {
 		g.m.goschedImpl(g, true)
 		g.co.yield()
 	}

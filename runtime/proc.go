@@ -162,6 +162,7 @@ func (m *Machine) stopm(mp *M) {
 	}
 	mp.gen++        // any schedule action queued for it is stale now
 	mp.timerp = nil // and so is a netpoll wake-up it was started for
+	m.cpuDrop(mp)
 	mp.stealRound, mp.stealPaid = 0, false
 	mp.napP, mp.napG = nil, nil
 	mp.stallAt = 0 // a parked thread does not run: its stall clock starts again
@@ -422,6 +423,9 @@ func (m *Machine) scheduleAfter(mp *M, d int64) {
 
 // schedule finds a runnable G for mp and runs it. Mirrors schedule.
 func (m *Machine) schedule(mp *M) {
+	if m.cpu != nil && !m.cpuGet(mp, func() { m.schedule(mp) }) {
+		return // the thread waits for a CPU (cpus.go)
+	}
 	if gp := mp.lockedg; gp != nil && mp.curg == nil {
 		m.scheduleLocked(mp, gp)
 		return
@@ -966,6 +970,7 @@ func (m *Machine) entersyscall(gp *G, d int64) {
 	mp.oldp = pp
 	mp.syscalltick = pp.syscalltick
 	mp.syscall = true
+	m.cpuDrop(mp) // blocked in the kernel: its CPU is free
 	// Reported once made, so that a REPL paused at the event shows it.
 	m.emit(EvGoSyscallBegin, pp, mp, gp, nil, -1, d, "")
 	m.ensureSysmon()
@@ -989,7 +994,7 @@ func (m *Machine) exitsyscall(gp *G) {
 		oldp.syscalltick++
 		casgstatus(gp, Gsyscall, Grunning)
 		m.emit(EvGoSyscallEnd, oldp, mp, gp, nil, -1, 0, "fast")
-		m.resume(gp)
+		m.resumeOnCPU(mp, gp)
 		return
 	}
 	if pp, reason := m.exitsyscallTryGetP(mp, oldp); pp != nil {
@@ -997,7 +1002,7 @@ func (m *Machine) exitsyscall(gp *G) {
 		casgstatus(gp, Gsyscall, Grunning)
 		m.emit(EvGoSyscallEnd, pp, mp, gp, nil, -1, 0, reason)
 		pp.schedtick++
-		m.resume(gp)
+		m.resumeOnCPU(mp, gp)
 		return
 	}
 	// exitsyscall0: no P. Queue the G globally and park the M.
@@ -1262,7 +1267,11 @@ func (m *Machine) stopTheWorld(self *G) {
 		}
 		mp := pp.m
 		if gp := mp.curg; gp != nil {
-			gp.workLeft = max(gp.workUntil-m.now, 0)
+			if gp.cpuFrozen {
+				gp.cpuFrozen = false // its thread was off its CPU: workLeft is what is left
+			} else {
+				gp.workLeft = max(gp.workUntil-m.now, 0)
+			}
 			gp.workUntil = m.now
 			gp.gen++
 			if !m.runnextOn() {

@@ -84,7 +84,7 @@ func (m *Machine) initQuota() {
 func (m *Machine) onCPU() int64 {
 	var n int64
 	for _, pp := range m.allp[:m.gomaxprocs] {
-		if pp.status == Prunning && pp.m != nil && pp.m.nextp != pp {
+		if pp.status == Prunning && pp.m != nil && pp.m.nextp != pp && (m.cpu == nil || pp.m.cpuOn) {
 			n++
 		}
 	}

@@ -41,6 +41,7 @@ type G struct {
 	parkedByUser bool  // parked by Park, so Ready may wake it
 	workLeft     int64 // ns of work still to do after a preemption
 	workUntil    int64 // when the current work chunk ends
+	cpuFrozen    bool  // its M lost the CPU mid-work: workLeft is what is left (cpus.go)
 
 	selectDone bool   // select: a case has won (gp.selectDone)
 	waiting    *sudog // sudogs this G is blocked on (gp.waiting)
@@ -134,6 +135,14 @@ type M struct {
 	stallAt    int64 // when its next stall is due (Perturb.Stalls), 0 before its first
 	woken      bool  // started by startm and has not run a G since (SchedStats.SpuriousWakes)
 	polled     gList // Gs found by its netpoll on its way back from blocking in it, for schedule to run (netpoll.go)
+
+	// The machine's CPUs (cpus.go), with Config.CPUs: on one, or waiting
+	// for one since cpuSince with cpuCont to run when it gets it.
+	cpuOn      bool
+	cpuWaiting bool
+	cpuSince   int64  // when it got its CPU, or began to wait
+	cpuCont    func() // what it set aside, while waiting
+	cpuGen     uint64 // bumped when it stops, to invalidate a queued actCPURun
 
 	// A locked M runs only its lockedg (lockOSThread). While lockedg
 	// cannot run, the M sleeps in stoplockedm, lockedIdle set, holding

@@ -83,6 +83,10 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 		pollorder[j] = i
 	}
 
+	if m.cfg.Chooser != nil {
+		m.chooseReadyCase(g, cases, pollorder)
+	}
+
 	// pass 1 - look for something already waiting
 	for _, casi := range pollorder {
 		cas := &cases[casi]
@@ -189,4 +193,37 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 		return idx, nil, false, nil
 	}
 	return idx, elem, success, nil
+}
+
+// chooseReadyCase asks the Chooser which of the ready cases wins, when
+// more than one is (choice.go), and moves it to the front of pollorder,
+// where pass 1 takes it: the ready cases are ranked in case order, so an
+// answer names the same case whatever order the PRNG drew.
+func (m *Machine) chooseReadyCase(g *G, cases []SelectCase, pollorder []int) {
+	var ready []int
+	for i := range cases {
+		if cases[i].Chan != nil && caseReady(&cases[i]) {
+			ready = append(ready, i)
+		}
+	}
+	if len(ready) < 2 {
+		return
+	}
+	won := ready[m.choose(ChoiceSelect, g, len(ready))]
+	for j, casi := range pollorder {
+		if casi == won {
+			copy(pollorder[1:j+1], pollorder[:j])
+			pollorder[0] = won
+			return
+		}
+	}
+}
+
+// caseReady reports whether pass 1 of a select would take cas now.
+func caseReady(cas *SelectCase) bool {
+	c := cas.Chan
+	if cas.Dir == SelectRecv {
+		return c.sendq.waiting() || c.qcount > 0 || c.closed
+	}
+	return c.closed || c.recvq.waiting() || c.qcount < c.dataqsiz
 }

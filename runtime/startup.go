@@ -193,6 +193,7 @@ func (m *Machine) stoplockedm(mp *M) bool {
 	}
 	mp.gen++ // it runs again only when startlockedm queues its schedule
 	mp.lockedIdle = true
+	m.cpuDrop(mp)
 	m.emit(EvMStop, nil, mp, nil, nil, -1, 0, "")
 	return false
 }

@@ -165,6 +165,12 @@ func scenario() []runtime.Event {
 	// The CPU quota ran out: every thread stops until the period ends.
 	e = b.add(t0+80*us, -1, -1, 0, runtime.EvThrottle)
 	e.Arg = 20 * us
+	// More threads than CPUs: the OS takes M0's CPU at the end of its
+	// time slice and gives it back when another thread stops.
+	e = b.add(t0+100*us, 0, 0, 0, runtime.EvMOffCPU)
+	e.Arg, e.Reason = 1, "slice"
+	e = b.add(t0+102*us, 0, 0, 0, runtime.EvMOnCPU)
+	e.Arg = 2 * us
 	return b.evs
 }
 

@@ -59,7 +59,9 @@ var kindFields = [...]fieldSet{
 	runtime.EvNetReady:       listed | useArg | useReason,         // descriptor, mode
 	runtime.EvNetpoll:        listed | useArg | useReason,         // Gs made runnable, who polled
 	runtime.EvMNetpoll:       listed,
-	runtime.EvThrottle:       listed | useArg, // how long
+	runtime.EvThrottle:       listed | useArg,             // how long
+	runtime.EvMOffCPU:        listed | useArg | useReason, // threads waiting, busy|slice
+	runtime.EvMOnCPU:         listed | useArg,             // how long it waited
 }
 
 // kindListed reports whether k is in kindFields.

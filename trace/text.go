@@ -259,6 +259,14 @@ func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 	case runtime.EvThrottle:
 		b = append(b, "dur="...)
 		b = appendDuration(b, ev.Arg)
+	case runtime.EvMOffCPU:
+		b = append(b, "waiting="...)
+		b = strconv.AppendInt(b, ev.Arg, 10)
+		b = append(b, " why="...)
+		b = appendWord(b, ev.Reason)
+	case runtime.EvMOnCPU:
+		b = append(b, "waited="...)
+		b = appendDuration(b, ev.Arg)
 	case runtime.EvNetpoll:
 		b = append(b, "n="...)
 		b = strconv.AppendInt(b, ev.Arg, 10)

@@ -103,7 +103,7 @@ var badCases = []badCase{
 	{"negative duration", run("negative_duration.star"), 2, []string{`^panic: work: negative duration -1ns$`, `^  negative_duration.star:1:5: in <toplevel>$`}, ""},
 	{"negative duration string", run("negative_work.star"), 2, []string{`^panic: work: negative duration -5ms$`}, ""},
 	{"malformed duration", run("malformed_duration.star"), 2, []string{`^panic: sleep: for parameter d: invalid duration "1 ms" \(want ns as an int, or a Go duration such as "1.5ms"\)$`}, ""},
-	{"float duration", run("float_duration.star"), 2, []string{`^panic: work: for parameter d: got float, want int \(ns\) or duration string$`}, ""},
+	{"float duration", run("float_duration.star"), 2, []string{`^panic: work: for parameter d: got float, want int \(ns\), duration string or time.duration$`}, ""},
 	{"duration out of range", run("huge_duration.star"), 2, []string{`^panic: sleep: for parameter d: duration 1180591620717411303424 out of range$`}, ""},
 
 	// gomaxprocs: n < 1 asks, as runtime.GOMAXPROCS does; the limit is 1024.

@@ -107,6 +107,30 @@ func openPage(t testing.TB, bctx context.Context, u, ready string, allowed func(
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(bctx)
 	t.Cleanup(cancel)
+	p := watch(t, ctx)
+	tctx, tcancel := context.WithTimeout(ctx, 60*time.Second)
+	defer tcancel()
+	if err := chromedp.Do(tctx,
+		chromedp.EmulateViewport(width, height),
+		chromedp.Navigate(u),
+		chromedp.Poll[chromedp.Void](ready, chromedp.WithPollingTimeout(30*time.Second)),
+	); err != nil {
+		t.Fatalf("opening %s: %v%s", u, err, p.report())
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, r := range p.requests {
+		if !allowed(r) {
+			p.problems = append(p.problems, "request for "+r+": the page must be self-contained")
+		}
+	}
+	return p
+}
+
+// watch returns the page of the tab of ctx, which gathers from now on
+// what the tab reports.
+func watch(t testing.TB, ctx context.Context) *page {
+	t.Helper()
 	p := &page{ctx: ctx}
 	err := chromedp.Listen(ctx, func(ev any) {
 		p.mu.Lock()
@@ -138,22 +162,6 @@ func openPage(t testing.TB, bctx context.Context, u, ready string, allowed func(
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	tctx, tcancel := context.WithTimeout(ctx, 60*time.Second)
-	defer tcancel()
-	if err := chromedp.Do(tctx,
-		chromedp.EmulateViewport(width, height),
-		chromedp.Navigate(u),
-		chromedp.Poll[chromedp.Void](ready, chromedp.WithPollingTimeout(30*time.Second)),
-	); err != nil {
-		t.Fatalf("opening %s: %v%s", u, err, p.report())
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, r := range p.requests {
-		if !allowed(r) {
-			p.problems = append(p.problems, "request for "+r+": the page must be self-contained")
-		}
 	}
 	return p
 }

@@ -10,10 +10,11 @@ import (
 
 	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/internal/lab"
+	"github.com/schedlab/schedlab/internal/labhtml"
 	"github.com/schedlab/schedlab/lang"
 )
 
-const labSynopsis = "schedlab lab [--sweep NAME=V1,V2,...]... [--seeds N] [--json] [--jobs J] [run flags] script.star"
+const labSynopsis = "schedlab lab [--sweep NAME=V1,V2,...]... [--seeds N] [--json] [--html FILE] [--jobs J] [run flags] script.star"
 
 const labHelpText = `Lab runs a script over a grid of settings and prints one table of what
 each traffic source of the script saw in each cell: requests sent and
@@ -26,6 +27,7 @@ every combination of the values, the first sweep varying slowest. NAME is
 	procs    GOMAXPROCS (--procs), from 1 to 1024
 	quota    the CPU quota (--cpu-quota), in CPUs, such as 0.5 or 2, or
 	         unlimited
+	cpus     the machine's CPUs (--cpus), from 1 to 1024
 	other    a parameter of the script, which param(NAME, default) reads
 	         (--param NAME=V), converted to the default's type
 
@@ -50,22 +52,32 @@ followed by the seed, how the run ended and the command that replays it;
 the other cells go on. --json writes the report as JSON instead: one
 object per cell, with its settings and each source's figures.
 
+--html FILE also writes the report as one HTML page that loads nothing
+from the network: for each traffic source, the latency by percentile of
+each cell (HdrHistogram's plot: the percentile axis is 1/(1-p) on a log
+scale), p99 against the load (the sweep --html-load names; rate, else
+the first swept parameter) with a line per GOMAXPROCS, throughput
+against GOMAXPROCS with a line per quota, and the table, where each
+cell's first seed opens in schedlab's timeline, embedded in the page
+(the first 64 cells, runs of at most 100,000 events, 16 MB in all).
+The file is checked before the grid runs.
+
 A progress bar is drawn on stderr when stderr is a terminal. Ctrl-C
 (SIGINT) starts no more runs and prints the cells done before it.
 
-Exit status: 0 when every cell ran, 1 when a cell failed or no run started
-traffic, 2 for a bad command line or a script that cannot be read or
-loaded, 130 when SIGINT ended the lab.`
+Exit status: 0 when every cell ran, 1 when a cell failed, no run started
+traffic or the page cannot be written, 2 for a bad command line or a
+script that cannot be read or loaded, 130 when SIGINT ended the lab.`
 
 // labRunFlags are the flags of `schedlab run` that the lab passes on to
 // every run (and --param, which it handles itself).
-var labRunFlags = []string{"procs", "cpu-quota", "cpu-period", "preempt", "costs", "sched", "startup", "perturb", "net-latency", "max-steps", "max-goroutines", "max-time", "timeout"}
+var labRunFlags = []string{"procs", "cpu-quota", "cpu-period", "cpus", "preempt", "costs", "sched", "startup", "perturb", "net-latency", "max-steps", "max-goroutines", "max-time", "timeout"}
 
 // labCmd is `schedlab lab` in host h: parse the command line, prepare the
 // lab, run it (SIGINT ends it early when the process is its own), print
 // the report.
 func labCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
-	cfg, jobs, jsonOut, code := parseLab(args, stdout, stderr)
+	cfg, f, code := parseLab(args, stdout, stderr)
 	if cfg == nil {
 		return code
 	}
@@ -79,7 +91,24 @@ func labCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedlab lab: %v\n", err)
 		return 2
 	}
-	opt := lab.RunOptions{Jobs: jobs}
+	opt := lab.RunOptions{Jobs: f.jobs}
+	// The page's file is opened before the grid runs, so that one that
+	// cannot be written is said before anything runs.
+	var (
+		outs      cli.Outputs
+		page      *cli.Output
+		timelines *labhtml.Timelines
+	)
+	if f.html != "" {
+		outs.Input(cfg.Script, "the script")
+		if page, err = outs.Open("--html", f.html); err != nil {
+			fmt.Fprintf(stderr, "schedlab lab: %v\n", err)
+			return 1
+		}
+		defer outs.Abort() // after Commit, nothing
+		timelines = labhtml.NewTimelines()
+		opt.Curves, opt.Trace = true, timelines
+	}
 	if h.OwnsProcess {
 		cancel, stop := cli.CatchInterrupt()
 		defer stop()
@@ -92,15 +121,26 @@ func labCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	for _, w := range report.Warnings() {
 		fmt.Fprintf(stderr, "schedlab lab: warning: %s\n", w)
 	}
-	if jsonOut {
+	if f.json {
 		err = report.WriteJSON(stdout)
 	} else {
 		err = report.WriteTable(stdout)
 	}
-	switch {
-	case err != nil:
+	if err != nil {
 		fmt.Fprintf(stderr, "schedlab lab: %v\n", err)
 		return 2
+	}
+	if page != nil {
+		err = labhtml.Write(page, report, labhtml.Options{Load: f.load, Timelines: timelines, Replay: l.Replay})
+		if err == nil {
+			err = outs.Commit()
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "schedlab lab: writing the page: %v\n", err)
+			return 1
+		}
+	}
+	switch {
 	case report.Interrupted:
 		return cli.ExitInterrupted
 	case report.Failed() > 0 || !report.Tabulated():
@@ -109,26 +149,41 @@ func labCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// labOptions are the flags of `schedlab lab` that are not the lab's
+// Config.
+type labOptions struct {
+	jobs int    // --jobs
+	json bool   // --json
+	html string // --html
+	load string // --html-load, settled by labhtml.Load
+}
+
 // parseLab parses the command line of `schedlab lab` and reads the
 // script. It returns nil and the exit status when the command ends here:
 // with its help, or a bad command line.
-func parseLab(args []string, stdout, stderr io.Writer) (cfg *lab.Config, jobs int, jsonOut bool, code int) {
+func parseLab(args []string, stdout, stderr io.Writer) (cfg *lab.Config, f labOptions, code int) {
 	cfg = &lab.Config{}
-	fs := labFlags(cfg, &jobs, &jsonOut)
+	fs := labFlags(cfg, &f)
 	files, err := cli.ParseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		printHelp(stdout, labSynopsis, labHelpText, fs)
-		return nil, 0, false, 0
+		return nil, f, 0
 	}
-	if err == nil && (jobs < 0 || jobs > maxJobs) {
-		err = fmt.Errorf("--jobs %d: out of range, want 0 (one per CPU) to %d", jobs, maxJobs)
+	if err == nil && (f.jobs < 0 || f.jobs > maxJobs) {
+		err = fmt.Errorf("--jobs %d: out of range, want 0 (one per CPU) to %d", f.jobs, maxJobs)
 	}
 	if err == nil && len(files) != 1 {
 		err = fmt.Errorf("want one script, got %d", len(files))
 	}
+	if err == nil && f.load != "" && f.html == "" {
+		err = errors.New("--html-load without --html: it names the x axis of the page's p99 chart")
+	}
+	if err == nil && f.html != "" {
+		f.load, err = labhtml.Load(cfg.Sweeps, f.load)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab lab: %v\nusage: %s (see 'schedlab lab -h')\n", err, labSynopsis)
-		return nil, 0, false, 2
+		return nil, f, 2
 	}
 	// The run flags given, to pass on (--param's were gathered as given).
 	fs.Visit(func(f *flag.Flag) {
@@ -139,17 +194,17 @@ func parseLab(args []string, stdout, stderr io.Writer) (cfg *lab.Config, jobs in
 	cfg.Script = files[0]
 	if cfg.Src, err = lang.ReadScript(cfg.Script); err != nil {
 		fmt.Fprintf(stderr, "schedlab lab: %v\n", err)
-		return nil, 0, false, 2
+		return nil, f, 2
 	}
-	if jobs < 1 {
-		jobs = goruntime.NumCPU()
+	if f.jobs < 1 {
+		f.jobs = goruntime.NumCPU()
 	}
-	return cfg, jobs, jsonOut, 0
+	return cfg, f, 0
 }
 
-// labFlags returns the flag set of `schedlab lab`, bound to cfg, jobs and
-// jsonOut: its own flags, then the run flags it passes on.
-func labFlags(cfg *lab.Config, jobs *int, jsonOut *bool) *flag.FlagSet {
+// labFlags returns the flag set of `schedlab lab`, bound to cfg and f:
+// its own flags, then the run flags it passes on.
+func labFlags(cfg *lab.Config, f *labOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("schedlab lab", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Func("sweep", "add `NAME=V1,V2,...` to the grid: procs, quota (CPUs, or unlimited) or a parameter of the script (repeat the flag for each)", func(v string) error {
@@ -161,8 +216,10 @@ func labFlags(cfg *lab.Config, jobs *int, jsonOut *bool) *flag.FlagSet {
 		return nil
 	})
 	fs.IntVar(&cfg.Seeds, "seeds", 1, fmt.Sprintf("run seeds 1 to `N` in each cell, from 1 to %d", lab.MaxSeeds))
-	fs.BoolVar(jsonOut, "json", false, "write the report as JSON, one object per cell, for machines")
-	fs.IntVar(jobs, "jobs", 0, "do `N` runs at once, each in an engine of its own (0: one per CPU)")
+	fs.BoolVar(&f.json, "json", false, "write the report as JSON, one object per cell, for machines")
+	fs.StringVar(&f.html, "html", "", "also write the report as an HTML page with charts and each cell's timeline to `FILE`, to open in a browser")
+	fs.StringVar(&f.load, "html-load", "", "the swept parameter `NAME` on the x axis of the page's p99 chart (default rate, else the first swept parameter)")
+	fs.IntVar(&f.jobs, "jobs", 0, "do `N` runs at once, each in an engine of its own (0: one per CPU)")
 	defaults := cli.NewSettings()
 	defaults.RegisterFlags(fs, labRunFlags...)
 	// --param may be given many times: each is passed on as given, once

@@ -40,8 +40,11 @@ var layerRules = []layerRule{
 	{pkg: "internal/play/site", not: []string{module + "/"}},
 	{pkg: "docs", not: []string{module + "/"}},
 	{pkg: "examples", not: []string{module + "/"}},
-	{pkg: "internal/cli", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/explore", module + "/internal/play", module + "/internal/lab"}},
+	{pkg: "internal/cli", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/explore", module + "/internal/play", module + "/internal/lab", module + "/internal/check"}},
+	{pkg: "internal/schedfile", not: []string{module + "/"}},
+	{pkg: "internal/check", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/play", module + "/internal/lab", module + "/trace"}},
 	{pkg: "internal/lab", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/play", module + "/trace"}},
+	{pkg: "internal/labhtml", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/play"}},
 }
 
 // terminalLibs are the libraries that touch the terminal, and the

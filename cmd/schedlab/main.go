@@ -8,6 +8,7 @@
 // The commands are:
 //
 //	run      run a script, optionally printing every scheduling event
+//	check    run a script under every schedule up to a bound and report the first failure
 //	explore  run a script under many seeds and find the schedules that break it
 //	lab      run a script over a grid of GOMAXPROCS, CPU quota and parameters: one latency table
 //	repl     explore the scheduler interactively: statements as G1, :step, :runq
@@ -54,6 +55,7 @@ func init() {
 	commands = []*command{
 		{name: "run", short: "run a script, optionally printing every scheduling event", run: cli.Host.Run, help: cli.RunHelp},
 		{name: "compare", short: "run a script under several scheduler variants and print one table of their counters", run: hostless(cli.Compare), help: cli.CompareHelp},
+		{name: "check", short: "run a script under every schedule up to a bound on preemptions and report the first that fails", run: checkCmd, help: checkHelp},
 		{name: "explore", short: "run a script under many seeds and find the schedules that break it", run: exploreIn, help: exploreHelp},
 		{name: "lab", short: "run a script over a grid of GOMAXPROCS, CPU quota and parameters and print one latency table", run: labCmd, help: labHelp},
 		{name: "repl", short: "explore the scheduler interactively: statements as G1, :step, :runq", run: replCmd, help: replHelp},

@@ -66,6 +66,36 @@ func TestSettingsFor(t *testing.T) {
 	}
 }
 
+// TestCPUsDefaultProcs: without --procs, GOMAXPROCS is the machine's CPUs
+// (--cpus), or under a quota the smaller of them and the quota's default;
+// the header names the CPUs.
+func TestCPUsDefaultProcs(t *testing.T) {
+	for _, test := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--cpus=2", "x.star"}, "procs=2 seed=1 preempt=on costs=default cpus=2"},
+		{[]string{"--cpus=8", "--cpu-quota=3", "x.star"}, "procs=3 seed=1 preempt=on costs=default cpu-quota=3 cpus=8"},
+		{[]string{"--cpus=2", "--cpu-quota=4", "x.star"}, "procs=2 seed=1 preempt=on costs=default cpu-quota=4 cpus=2"},
+		{[]string{"--cpus=1", "--cpu-quota=0.5", "x.star"}, "procs=1 seed=1 preempt=on costs=default cpu-quota=0.5 cpus=1"},
+		{[]string{"--cpus=2", "--procs=4", "x.star"}, "procs=4 seed=1 preempt=on costs=default cpus=2"},
+		{[]string{"--cpus=0", "x.star"}, "procs=1 seed=1 preempt=on costs=default"},
+	} {
+		s, err := settingsFor("x.star", []byte("print(1)\n"), test.args)
+		if err != nil {
+			t.Errorf("settingsFor(%q): %v", test.args, err)
+			continue
+		}
+		var kv []string
+		for _, e := range s.Header().Settings {
+			kv = append(kv, e.Key+"="+e.Value)
+		}
+		if got := strings.Join(kv, " "); got != test.want {
+			t.Errorf("settingsFor(%q) = %s, want %s", test.args, got, test.want)
+		}
+	}
+}
+
 func TestDefaults(t *testing.T) {
 	s := NewSettings()
 	if s.Procs != 1 || s.Seed != 1 || !s.Preempt || s.Trace || s.Timeout != DefaultTimeout {

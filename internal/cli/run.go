@@ -169,6 +169,9 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 				if slices.Contains(fileFlags, f.Name) && err == nil {
 					err = fmt.Errorf("-%s writes a file; give it on the command line", f.Name)
 				}
+				if f.Name == "schedule" && err == nil {
+					err = errors.New("-schedule reads a schedule of one run; give it on the command line")
+				}
 			})
 		}
 		if err != nil {
@@ -180,9 +183,17 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 		return nil, fmt.Errorf("schedlab run: %v", err) // cannot happen: Run parsed args already
 	}
 	fs.Visit(func(f *flag.Flag) { s.set[f.Name] = true })
-	if !s.set["procs"] && s.CPUQuota > 0 {
-		// Go's default GOMAXPROCS under a container's limit.
-		s.Procs = runtime.DefaultGOMAXPROCS(maxProcs, s.CPUQuota)
+	if !s.set["procs"] && (s.CPUQuota > 0 || s.CPUs > 0) {
+		// Go's default GOMAXPROCS on the machine's CPUs, under a
+		// container's limit.
+		cpus := s.CPUs
+		if cpus == 0 {
+			cpus = maxProcs
+		}
+		s.Procs = runtime.DefaultGOMAXPROCS(cpus, s.CPUQuota)
+	}
+	if err := s.loadSchedule(src); err != nil {
+		return nil, fmt.Errorf("schedlab run: %v", err)
 	}
 	return s, nil
 }
@@ -288,6 +299,11 @@ func runScript(host Host, filename string, src []byte, s *Settings, stdout, stde
 	code := res.ExitCode
 	if machine != nil {
 		writeStats(opts.Stderr, machine)
+	}
+	if r, ok := opts.Chooser.(*runtime.Replay); ok {
+		if err := r.Err(); err != nil {
+			fmt.Fprintf(opts.Stderr, "schedlab run: warning: the schedule does not fit this run: %v; the run went its own way after it\n", err)
+		}
 	}
 	if lang.IsInterrupt(res) {
 		code = ExitInterrupted

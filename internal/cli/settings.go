@@ -74,7 +74,10 @@ type Settings struct {
 	Params        params        // the script's parameters, read by param(name, default) (--param name=value)
 	CPUQuota      float64       // the container's CPU limit in CPUs, 0 for none (--cpu-quota)
 	CPUPeriod     int64         // its CFS period in virtual ns; 0 means runtime.DefaultCPUPeriod (--cpu-period)
+	CPUs          int           // the machine's CPUs, 0 for a CPU per thread (--cpus)
 	Startup       string        // how the run starts: "go" (runtime.main's start-up) or "bare" (--startup)
+	Choices       []int         // a schedule's answers to the engine's choice points, replayed; nil for none (--choices, --schedule)
+	ScheduleFile  string        // the schedule file the Choices come from (--schedule, schedule.go)
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
@@ -124,6 +127,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(&intRange{&s.MaxGoroutines, 0, 1 << 30}, "max-goroutines", "stop the run when more than `N` goroutines are alive (0: no limit)")
 	fs.Var((*cpuQuota)(&s.CPUQuota), "cpu-quota", "run under a container's CPU limit of `Q` CPUs (fractional allowed, such as 1.5; unlimited: none): Linux CFS bandwidth control, every running thread draws on Q × period of CPU time a period and the process stops until the period ends once it is spent; without --procs, GOMAXPROCS is then Go's default for the quota, ceil(Q) and at least 2 (see docs/runtime.md)")
 	fs.Var((*positiveDuration)(&s.CPUPeriod), "cpu-period", "the CFS period `D` of --cpu-quota (cpu.cfs_period_us; default 100ms)")
+	fs.Var(&intRange{&s.CPUs, 0, maxProcs}, "cpus", "run on a machine of `N` CPUs, from 1 to 1024 (0, the default: every thread has a CPU of its own): threads beyond N take turns, the OS taking a CPU from a thread that has run its time slice while others wait; without --procs, GOMAXPROCS is then N, as in Go (see docs/runtime.md)")
 	fs.Var(&s.Params, "param", "set the script's parameter `NAME=VALUE`, which param(NAME, default) returns, converted to the default's type (repeat the flag for several)")
 	fs.Var((*virtualDuration)(&s.NetLatency), "net-latency", "the one-way latency `D` of the network between two sockets, such as 50µs (default: loopback's, measured on the machine the default profile comes from; see docs/language.md)")
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
@@ -132,6 +136,8 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(costsFlag{s}, "costs", "charge virtual time for code, spawns, switches, thread wake-ups, syscalls and timers from the costs profile `FILE`; default: the profile measured from real Go that ships with schedlab; zero: everything free but work, syscall, sleep and timers (the textbook model)")
 	fs.Var(schedFlag{&s.Sched}, "sched", "run under the scheduler `VARIANT`: go (Go's own), central (one global queue under one lock, Go 1.0), handoff (hand a readied goroutine to a newly woken thread), eager (wake a thread on every ready while a P is idle), no-runnext, no-steal, runq=N (a local ring of N); see docs/variants.md")
 	fs.Var(&choice{&s.Startup, []string{"go", "bare"}}, "startup", "how the run starts (`bare|go`): bare starts main alone on M0 and P0, the textbook start; go runs runtime.main's start-up first (its own goroutines, queued and parked, and the threads their spawns woke), as every Go program starts (see docs/runtime.md)")
+	fs.Var(choicesFlag{s}, "choices", "replay the schedule `LIST`: answers to the engine's choice points, such as 0,1,0, as schedlab check prints them (see docs/check.md)")
+	fs.Var(scheduleFlag{s}, "schedule", "replay the schedule in `FILE`, as schedlab check --out writes it; the script and the settings must be those it was found with")
 	fs.Var(&choice{&s.Perturb, PerturbModes}, "perturb", "vary the schedule from the seed: `none|timing|runnext|pct|all` (see schedlab help explore)")
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
 	fs.BoolVar(&s.Stats, "stats", s.Stats, "after the run, print on stderr each traffic source's requests sent, answered and failed, and its latency percentiles p50, p90, p99, p99.9 and max (HdrHistogram), in virtual time")
@@ -176,11 +182,17 @@ func (s *Settings) Header() trace.Header {
 	if s.CPUPeriod != 0 {
 		kv = append(kv, trace.KV{Key: "cpu-period", Value: runtime.FormatDuration(s.CPUPeriod)})
 	}
+	if s.CPUs != 0 {
+		kv = append(kv, trace.KV{Key: "cpus", Value: strconv.Itoa(s.CPUs)})
+	}
 	for _, p := range s.Params.sorted() {
 		kv = append(kv, trace.KV{Key: "param." + p[0], Value: p[1]})
 	}
 	if s.Perturb != "none" {
 		kv = append(kv, trace.KV{Key: "perturb", Value: s.Perturb})
+	}
+	if s.Choices != nil {
+		kv = append(kv, trace.KV{Key: "choices", Value: formatChoices(s.Choices)})
 	}
 	if s.MaxSteps != 0 {
 		kv = append(kv, trace.KV{Key: "max-steps", Value: strconv.FormatUint(s.MaxSteps, 10)})
@@ -450,6 +462,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		NetLatency:    s.NetLatency,
 		CPUQuota:      s.CPUQuota,
 		CPUPeriod:     s.CPUPeriod,
+		CPUs:          s.CPUs,
 		Params:        s.Params.m,
 		Timeout:       s.Timeout,
 		MaxMemory:     s.MaxMemory,
@@ -457,6 +470,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		Alive:         s.Alive,
 		Costs:         s.CostsProfile(),
 		TraceStates:   s.TraceStates,
+		Chooser:       s.replay(),
 		Sched:         s.Policy(),
 		RuntimeMain:   s.Startup == "go",
 	}

@@ -23,6 +23,7 @@ const (
 const (
 	SweepProcs = "procs" // --procs, GOMAXPROCS at start
 	SweepQuota = "quota" // --cpu-quota, the process's CPU quota in CPUs
+	SweepCPUs  = "cpus"  // --cpus, the machine's CPUs
 )
 
 // Unlimited is the quota sweep's value for no quota.
@@ -39,7 +40,7 @@ type Sweep struct {
 // Starlark identifier.
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// ParseSweep reads one --sweep: NAME=V1,V2,... with NAME procs, quota or
+// ParseSweep reads one --sweep: NAME=V1,V2,... with NAME procs, quota, cpus or
 // the name of a parameter of the script, and at least one value, none
 // empty and none twice. procs are integers from 1 to MaxProcs; a quota is
 // a number of CPUs above 0 or "unlimited". A parameter's values are
@@ -54,7 +55,7 @@ func ParseSweep(s string) (Sweep, error) {
 	case name == "seed":
 		return Sweep{}, fmt.Errorf("the seeds of each cell are --seeds N's, 1 to N")
 	case !identifier.MatchString(name):
-		return Sweep{}, fmt.Errorf("%q is neither procs, quota nor a parameter's name (a Starlark identifier: letters, digits, _)", name)
+		return Sweep{}, fmt.Errorf("%q is neither procs, quota, cpus nor a parameter's name (a Starlark identifier: letters, digits, _)", name)
 	}
 	sw := Sweep{Name: name}
 	for _, v := range strings.Split(list, ",") {
@@ -77,13 +78,13 @@ func ParseSweep(s string) (Sweep, error) {
 // type: procs and quota.
 func checkValue(name, v string) error {
 	switch name {
-	case SweepProcs:
+	case SweepProcs, SweepCPUs:
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return fmt.Errorf("procs %s: want an integer from 1 to %d", v, MaxProcs)
+			return fmt.Errorf("%s %s: want an integer from 1 to %d", name, v, MaxProcs)
 		}
 		if n < 1 || n > MaxProcs {
-			return fmt.Errorf("procs %d: out of range, want 1 to %d", n, MaxProcs)
+			return fmt.Errorf("%s %d: out of range, want 1 to %d", name, n, MaxProcs)
 		}
 	case SweepQuota:
 		if v == Unlimited {
@@ -164,4 +165,6 @@ func (g *Grid) Names() []string {
 
 // isParam reports whether the sweep name sets a parameter of the script
 // rather than a run flag.
-func isParam(name string) bool { return name != SweepProcs && name != SweepQuota }
+func isParam(name string) bool {
+	return name != SweepProcs && name != SweepQuota && name != SweepCPUs
+}

@@ -16,6 +16,10 @@
 // figures are the same bytes whatever the number of jobs and whatever
 // order the runs finish in.
 //
+// For a page of charts (internal/labhtml), RunOptions asks for each
+// source's latency curve and for a tracer of each cell's first seed,
+// whose events make its timeline.
+//
 // The files: grid.go, the sweeps and their cartesian product; lab.go, a
 // lab's cells and its runs; report.go, pooling, the table and JSON.
 package lab
@@ -70,6 +74,7 @@ type cellSetup struct {
 	values []string     // one for each sweep
 	opts   lang.Options // all but the seed
 	procs  int          // the settled --procs, for the replay command
+	first  cli.Settings // the settings of its first seed, for RunTracer
 }
 
 // New checks cfg and prepares its cells: the grid's bounds, sweeps that
@@ -121,6 +126,8 @@ func clashes(name string, f Flag) bool {
 		return f.Name == "procs"
 	case SweepQuota:
 		return f.Name == "cpu-quota"
+	case SweepCPUs:
+		return f.Name == "cpus"
 	}
 	param, _, _ := strings.Cut(f.Value, "=")
 	return f.Name == "param" && param == name
@@ -136,6 +143,8 @@ func (l *Lab) cellArgs(values []string) []string {
 			args = append(args, "--procs="+v)
 		case SweepQuota:
 			args = append(args, "--cpu-quota="+v)
+		case SweepCPUs:
+			args = append(args, "--cpus="+v)
 		default:
 			args = append(args, "--param="+sw.Name+"="+v)
 		}
@@ -157,7 +166,9 @@ func (l *Lab) setup(values []string) (cellSetup, error) {
 	// The runs share this process: no watchdog of the process's memory,
 	// which would stop every run at once (as explore's).
 	s.MaxMemory = 0
-	return cellSetup{values: values, opts: s.Options(cli.Host{}, l.cfg.Script, nil, nil), procs: s.Procs}, nil
+	first := *s
+	first.Seed = 1
+	return cellSetup{values: values, opts: s.Options(cli.Host{}, l.cfg.Script, nil, nil), procs: s.Procs, first: first}, nil
 }
 
 // settings returns a cell's values with the names of their sweeps.
@@ -187,6 +198,27 @@ type RunOptions struct {
 	// command's SIGINT): no run starts after it, and the report has the
 	// cells whose runs were all done before the first run not started.
 	Stop <-chan struct{}
+
+	// Curves keeps each source's latency curve in the report
+	// (Source.Curve), for a plot.
+	Curves bool
+
+	// Trace, if not nil, traces the first seed of the cells it wants
+	// (for their timelines).
+	Trace RunTracer
+}
+
+// A RunTracer traces the run of the first seed of the cells of a lab
+// that it wants, as `schedlab run` traces the cell's replay command
+// (Lab.Replay): its trace writers, in internal/cli and trace, are not
+// the lab's. Both calls for one run come from the job that does it,
+// and the runs end in no particular order.
+type RunTracer interface {
+	// Tracer returns the tracer of seed 1 of cell c, a run with the
+	// settings s (s.Header() is its traces' header), or nil for none.
+	Tracer(c int, s *cli.Settings) runtime.Tracer
+	// Done says that the run of cell c that Tracer traced has ended.
+	Done(c int)
 }
 
 // A runFigures is what one run of a cell came to.
@@ -230,10 +262,18 @@ func (l *Lab) Run(opt RunOptions) *Report {
 		return func(r explore.Run) explore.Result {
 			c, seed := r.Index/seeds, r.Index%seeds+1
 			runs := runsOf(c)
-			res := l.run(j, c, uint64(seed), &runs[seed-1])
+			var tr runtime.Tracer
+			if seed == 1 && opt.Trace != nil {
+				first := l.cells[c].first
+				tr = opt.Trace.Tracer(c, &first)
+			}
+			res := l.run(j, c, uint64(seed), tr, &runs[seed-1])
+			if tr != nil {
+				opt.Trace.Done(c)
+			}
 			if left[c].Add(1) == int64(seeds) {
 				// The cell's last run: pool its seeds.
-				rep.Cells[c] = l.pool(c, runs)
+				rep.Cells[c] = l.pool(c, runs, opt.Curves)
 				mu.Lock()
 				pending[c] = nil
 				mu.Unlock()
@@ -258,16 +298,18 @@ func (l *Lab) Run(opt RunOptions) *Report {
 	return rep
 }
 
-// run does seed of cell c with job j and records its figures in f.
-func (l *Lab) run(j *scriptrun.Job, c int, seed uint64, f *runFigures) explore.Result {
+// run does seed of cell c with job j and records its figures in f, and
+// its events with tr if not nil.
+func (l *Lab) run(j *scriptrun.Job, c int, seed uint64, tr runtime.Tracer, f *runFigures) explore.Result {
 	opts := l.cells[c].opts
 	opts.Seed = seed
+	opts.Tracer = tr
 	var m *runtime.Machine
 	opts.OnStart = func(mm *runtime.Machine) { m = mm }
 	res, lres := j.Run(opts)
 	f.unread = lres.UnreadParams
 	if lres.ExitCode != 0 {
-		f.failure = &Failure{Seed: seed, Outcome: string(res.Outcome), Message: res.Message, Replay: l.replay(c, seed)}
+		f.failure = &Failure{Seed: seed, Outcome: string(res.Outcome), Message: res.Message, Replay: l.Replay(c, seed)}
 		return res
 	}
 	if m == nil {
@@ -287,15 +329,18 @@ func (l *Lab) run(j *scriptrun.Job, c int, seed uint64, f *runFigures) explore.R
 	return res
 }
 
-// replay returns the command that replays seed of cell c:
-// schedlab run --seed S --procs P [--cpu-quota Q] [run flags]
+// Replay returns the command that replays seed of cell c:
+// schedlab run --seed S --procs P [--cpu-quota Q] [--cpus N] [run flags]
 // [--param NAME=V]... SCRIPT.
-func (l *Lab) replay(c int, seed uint64) string {
+func (l *Lab) Replay(c int, seed uint64) string {
 	cell := l.cells[c]
 	words := []string{"schedlab", "run", "--seed", strconv.FormatUint(seed, 10), "--procs", strconv.Itoa(cell.procs)}
 	for k, sw := range l.grid.Sweeps {
-		if sw.Name == SweepQuota {
+		switch sw.Name {
+		case SweepQuota:
 			words = append(words, "--cpu-quota", cell.values[k])
+		case SweepCPUs:
+			words = append(words, "--cpus", cell.values[k])
 		}
 	}
 	for _, f := range l.cfg.RunFlags {

@@ -2,12 +2,16 @@ package lab
 
 import (
 	"bytes"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/internal/latency"
+	"github.com/schedlab/schedlab/runtime"
 )
 
 func TestParseSweep(t *testing.T) {
@@ -19,10 +23,11 @@ func TestParseSweep(t *testing.T) {
 		{in: "procs=1,2,4", want: []string{"1", "2", "4"}},
 		{in: "procs= 1, 8 ", want: []string{"1", "8"}},
 		{in: "quota=0.5,2,unlimited", want: []string{"0.5", "2", "unlimited"}},
+		{in: "cpus=1,2,4", want: []string{"1", "2", "4"}},
 		{in: "rate=500", want: []string{"500"}},
 		{in: "mode=fast,slow", want: []string{"fast", "slow"}},
 		{in: "procs", err: "want NAME=V1,V2,..."},
-		{in: "=1,2", err: `"" is neither procs, quota nor a parameter's name`},
+		{in: "=1,2", err: `"" is neither procs, quota, cpus nor a parameter's name`},
 		{in: "net-latency=1ms", err: `"net-latency" is neither`},
 		{in: "seed=1,2", err: "--seeds N"},
 		{in: "rate=", err: "an empty value"},
@@ -36,6 +41,8 @@ func TestParseSweep(t *testing.T) {
 		{in: "quota=lots", err: "quota lots: want a number of CPUs"},
 		{in: "quota=NaN", err: "quota NaN: want a number of CPUs"},
 		{in: "quota=2000", err: "quota 2000: at most 1024 CPUs"},
+		{in: "cpus=0", err: "cpus 0: out of range"},
+		{in: "cpus=two", err: "cpus two: want an integer"},
 	} {
 		sw, err := ParseSweep(test.in)
 		switch {
@@ -103,7 +110,7 @@ func TestPoolSources(t *testing.T) {
 			{name: "2 :81", sent: 1, answered: 1, lat: []int64{7}, span: 0},
 		}, throttled: 20},
 	}
-	srcs, throttled := poolSources(runs)
+	srcs, throttled := poolSources(runs, true)
 	if throttled != 15 {
 		t.Errorf("throttled %d, want the mean 15", throttled)
 	}
@@ -128,6 +135,12 @@ func TestPoolSources(t *testing.T) {
 	}
 	if srcs[1].Throughput != 0 {
 		t.Errorf("a source with no span: throughput %v, want 0", srcs[1].Throughput)
+	}
+	if want := latency.Curve([]int64{1000, 2000, 3000, 50_000, 4000}); !reflect.DeepEqual(s.Curve, want) {
+		t.Errorf("curve %v, want %v, the pooled latencies'", s.Curve, want)
+	}
+	if srcs, _ := poolSources(runs, false); srcs[0].Curve != nil {
+		t.Errorf("a curve kept without curves")
 	}
 }
 
@@ -252,6 +265,25 @@ func TestQuota(t *testing.T) {
 	}
 }
 
+// TestCPUs: four Ps on one CPU answer more slowly than on four, and the
+// cells' GOMAXPROCS follows the CPUs where nothing else sets it.
+func TestCPUs(t *testing.T) {
+	l := newLab(t, server, 1, []Flag{{"param", "rate=3000"}, {"param", "n=200"}}, "cpus=1,4")
+	if p := [2]int{l.cells[0].procs, l.cells[1].procs}; p != [2]int{1, 4} {
+		t.Errorf("procs %v, want [1 4]: GOMAXPROCS follows --cpus", p)
+	}
+	r := l.Run(RunOptions{Jobs: 2})
+	one, four := r.Cells[0], r.Cells[1]
+	if len(one.Sources) != 1 || len(four.Sources) != 1 {
+		t.Fatalf("sources %d and %d, want 1 each", len(one.Sources), len(four.Sources))
+	}
+	a, b := one.Sources[0].Percentiles["p99"], four.Sources[0].Percentiles["p99"]
+	t.Logf("p99 %d ns on one CPU, %d ns on four", a, b)
+	if a <= b {
+		t.Errorf("p99 %d on one CPU, %d on four; want slower on one", a, b)
+	}
+}
+
 // TestNewErrors: what New refuses.
 func TestNewErrors(t *testing.T) {
 	for _, test := range []struct {
@@ -264,6 +296,7 @@ func TestNewErrors(t *testing.T) {
 		{server, 0, nil, nil, "--seeds 0: out of range"},
 		{server, 1, []Flag{{"procs", "2"}}, []Sweep{{"procs", []string{"1"}}}, "--sweep procs and --procs=2: give one"},
 		{server, 1, []Flag{{"cpu-quota", "2"}}, []Sweep{{"quota", []string{"1"}}}, "--sweep quota and --cpu-quota=2: give one"},
+		{server, 1, []Flag{{"cpus", "2"}}, []Sweep{{"cpus", []string{"1"}}}, "--sweep cpus and --cpus=2: give one"},
 		{server, 1, []Flag{{"param", "rate=3"}}, []Sweep{{"rate", []string{"1"}}}, "--sweep rate and --param=rate=3: give one"},
 		{"# schedlab: --param rate=5\n" + server, 1, nil, []Sweep{{"rate", []string{"1"}}}, "cell rate=1: invalid value"},
 		{"x = (", 1, nil, nil, "server.star:1:6"},
@@ -291,5 +324,62 @@ func TestStop(t *testing.T) {
 	table, _ := outputs(t, r)
 	if !strings.HasPrefix(table, "lab server.star: 1 of 4 cells done, rate 4, seeds 1-2 each\n") || !strings.HasSuffix(table, "interrupted: the cells above are those done before it\n") {
 		t.Errorf("table:\n%s", table)
+	}
+}
+
+// counter is a RunTracer that counts each cell's events.
+type counter struct {
+	mu       sync.Mutex
+	events   map[int]*int
+	settings map[int]string
+	done     map[int]bool
+}
+
+func (r *counter) Tracer(c int, s *cli.Settings) runtime.Tracer {
+	if c == 1 {
+		return nil // not this one
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := new(int)
+	r.events[c] = n
+	var kv []string
+	for _, x := range s.Header().Settings {
+		kv = append(kv, x.Key+"="+x.Value)
+	}
+	r.settings[c] = strings.Join(kv, " ")
+	return runtime.TracerFunc(func(*runtime.Event) { *n++ })
+}
+
+func (r *counter) Done(c int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.done[c] = true
+}
+
+// TestTrace: a RunTracer traces the first seed of the cells it wants,
+// with the settings `schedlab run` gives the cell's replay command; the
+// report is the same with tracing and curves as without.
+func TestTrace(t *testing.T) {
+	l := newLab(t, server, 2, []Flag{{"param", "n=10"}}, "procs=1,2", "rate=500,2000")
+	tr := &counter{events: map[int]*int{}, settings: map[int]string{}, done: map[int]bool{}}
+	with := l.Run(RunOptions{Jobs: 2, Trace: tr, Curves: true})
+	without := l.Run(RunOptions{Jobs: 2})
+	for i := range with.Cells {
+		with.Cells[i].Sources[0].Curve = nil
+	}
+	if !reflect.DeepEqual(with, without) {
+		t.Errorf("the report with tracing and curves differs from the one without")
+	}
+	if len(tr.events) != 3 || tr.events[1] != nil || len(tr.done) != 3 {
+		t.Fatalf("traced cells %v, done %v; want 0, 2 and 3", slices.Sorted(maps.Keys(tr.events)), tr.done)
+	}
+	for c, n := range tr.events {
+		if *n == 0 {
+			t.Errorf("cell %d: no events", c)
+		}
+	}
+	if want := "procs=2 seed=1 preempt=on costs=default param.n=10 param.rate=2000"; tr.settings[3] != want {
+		t.Errorf("cell 3's settings %q, want %q", tr.settings[3], want)
 	}
 }

@@ -97,6 +97,11 @@ type Source struct {
 	Throughput  float64          `json:"throughput"`
 	Percentiles map[string]int64 `json:"percentiles_ns"` // p50, p90, p99, p99.9
 	Max         int64            `json:"max_ns"`
+
+	// Curve is the latency curve of the pooled latencies
+	// (latency.Curve), for the page's plot; kept only with
+	// RunOptions.Curves, and not written in JSON.
+	Curve []latency.Point `json:"-"`
 }
 
 // A Failure is the first seed of a cell whose run failed (a panic, a
@@ -109,8 +114,8 @@ type Failure struct {
 }
 
 // pool makes cell c of the report from its runs, one for each seed in
-// order.
-func (l *Lab) pool(c int, runs []runFigures) Cell {
+// order, with each source's latency curve if curves.
+func (l *Lab) pool(c int, runs []runFigures, curves bool) Cell {
 	cell := Cell{Settings: l.settings(l.cells[c].values), Sources: []Source{}}
 	for _, f := range runs {
 		if f.failure != nil {
@@ -119,7 +124,7 @@ func (l *Lab) pool(c int, runs []runFigures) Cell {
 		}
 	}
 	if cell.Failure == nil {
-		cell.Sources, cell.Throttled = poolSources(runs)
+		cell.Sources, cell.Throttled = poolSources(runs, curves)
 	}
 	for i, f := range runs {
 		if i == 0 {
@@ -131,9 +136,10 @@ func (l *Lab) pool(c int, runs []runFigures) Cell {
 }
 
 // poolSources pools the traffic sources of runs, a cell's seeds in
-// order, by name in the order they first appear, and returns them with
-// the mean time the runs spent throttled.
-func poolSources(runs []runFigures) ([]Source, int64) {
+// order, by name in the order they first appear, and returns them, each
+// with its latency curve if curves, with the mean time the runs spent
+// throttled.
+func poolSources(runs []runFigures, curves bool) ([]Source, int64) {
 	type pooled struct {
 		src  Source
 		lat  []int64
@@ -165,6 +171,9 @@ func poolSources(runs []runFigures) ([]Source, int64) {
 			p.src.Percentiles[name] = sum.P[i]
 		}
 		p.src.Max = sum.Max
+		if curves {
+			p.src.Curve = latency.Curve(p.lat)
+		}
 		if p.span > 0 {
 			// to a thousandth of a request a second: the table shows
 			// whole requests
@@ -200,10 +209,6 @@ func (r *Report) WriteTable(w io.Writer) error {
 }
 
 func (r *Report) writeTable(w *bytes.Buffer) {
-	var names []string
-	for _, sw := range r.Sweeps {
-		names = append(names, sw.Name)
-	}
 	cells := plural(len(r.Cells), "cell")
 	if r.Interrupted {
 		total := 1
@@ -213,36 +218,10 @@ func (r *Report) writeTable(w *bytes.Buffer) {
 		cells = fmt.Sprintf("%d of %d cells done", len(r.Cells), total)
 	}
 	fmt.Fprintf(w, "lab %s: %s, %s, %s\n", r.Script, cells, r.describeGrid(), r.describeSeeds())
-	head := append([]string{"traffic"}, names...)
-	head = append(head, "sent", "answered", "failed", "req/s")
-	head = append(head, latency.Names()...)
-	head = append(head, "max", "throttled")
+	head, rows := r.Table()
 	lines := [][]string{head}
-	for _, src := range r.sourceNames() {
-		for _, c := range r.Cells {
-			line := []string{src}
-			for _, kv := range c.Settings {
-				line = append(line, kv.Value)
-			}
-			if c.Failure != nil {
-				for len(line) < len(head) {
-					line = append(line, "-")
-				}
-				lines = append(lines, line)
-				continue
-			}
-			i := slices.IndexFunc(c.Sources, func(s Source) bool { return s.Traffic == src })
-			if i < 0 {
-				continue // this cell's runs did not start the source
-			}
-			s := c.Sources[i]
-			line = append(line, fmt.Sprint(s.Sent), fmt.Sprint(s.Answered), fmt.Sprint(s.Failed), formatRate(s.Throughput))
-			for _, name := range latency.Names() {
-				line = append(line, latency.Format(s.Percentiles[name]))
-			}
-			line = append(line, latency.Format(s.Max), latency.Format(c.Throttled))
-			lines = append(lines, line)
-		}
+	for _, row := range rows {
+		lines = append(lines, row.Columns)
 	}
 	if len(lines) > 1 {
 		latency.WriteAligned(w, lines, 1) // a buffer: no error
@@ -257,6 +236,54 @@ func (r *Report) writeTable(w *bytes.Buffer) {
 	if r.Interrupted {
 		fmt.Fprintln(w, "interrupted: the cells above are those done before it")
 	}
+}
+
+// A Row is one row of the table: the cell it is for (an index of
+// Report.Cells) and its columns, as WriteTable writes them.
+type Row struct {
+	Cell    int
+	Columns []string
+}
+
+// Table returns the heading and the rows of the table WriteTable writes:
+// one row for each traffic source and cell, the sources in the order
+// they first appear, the cells in grid order; a failed cell's row has
+// "-" for every figure.
+func (r *Report) Table() (head []string, rows []Row) {
+	head = []string{"traffic"}
+	for _, sw := range r.Sweeps {
+		head = append(head, sw.Name)
+	}
+	head = append(head, "sent", "answered", "failed", "req/s")
+	head = append(head, latency.Names()...)
+	head = append(head, "max", "throttled")
+	for _, src := range r.sourceNames() {
+		for ci, c := range r.Cells {
+			line := []string{src}
+			for _, kv := range c.Settings {
+				line = append(line, kv.Value)
+			}
+			if c.Failure != nil {
+				for len(line) < len(head) {
+					line = append(line, "-")
+				}
+				rows = append(rows, Row{ci, line})
+				continue
+			}
+			i := slices.IndexFunc(c.Sources, func(s Source) bool { return s.Traffic == src })
+			if i < 0 {
+				continue // this cell's runs did not start the source
+			}
+			s := c.Sources[i]
+			line = append(line, fmt.Sprint(s.Sent), fmt.Sprint(s.Answered), fmt.Sprint(s.Failed), formatRate(s.Throughput))
+			for _, name := range latency.Names() {
+				line = append(line, latency.Format(s.Percentiles[name]))
+			}
+			line = append(line, latency.Format(s.Max), latency.Format(c.Throttled))
+			rows = append(rows, Row{ci, line})
+		}
+	}
+	return head, rows
 }
 
 // Failed returns the number of cells that failed.

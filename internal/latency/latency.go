@@ -12,6 +12,7 @@ package latency
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 
@@ -33,18 +34,61 @@ type Summary struct {
 
 // Summarize returns the summary of vs (ns).
 func Summarize(vs []int64) Summary {
+	h, hi := record(vs)
+	s := Summary{Count: int64(len(vs)), Max: hi}
+	for _, q := range Quantiles {
+		s.P = append(s.P, min(h.ValueAtQuantile(q), hi)) // the bucket's top may pass the exact maximum
+	}
+	return s
+}
+
+// record returns the histogram of vs and their exact maximum.
+func record(vs []int64) (*hdrhistogram.Histogram, int64) {
 	h := hdrhistogram.New(1, highest, 3)
-	s := Summary{Count: int64(len(vs))}
+	var hi int64
 	for _, v := range vs {
-		s.Max = max(s.Max, v)
+		hi = max(hi, v)
 		if err := h.RecordValue(min(max(v, 1), highest)); err != nil {
 			panic(err) // within range by construction
 		}
 	}
-	for _, q := range Quantiles {
-		s.P = append(s.P, min(h.ValueAtQuantile(q), s.Max)) // the bucket's top may pass the exact maximum
+	return h, hi
+}
+
+// A Point is one point of a latency curve: the latency at a percentile.
+type Point struct {
+	Percentile float64 // from 0 to 100
+	Value      int64   // ns
+}
+
+// CurveTicks is the number of points a Curve has for each halving of
+// the distance to 100%, as HdrHistogram's percentile distribution
+// (outputPercentileDistribution) prints 5 ticks per half distance.
+const CurveTicks = 5
+
+// Curve returns the percentile curve of vs (ns), the one HdrHistogram
+// plots with the percentile on a log axis of 1/(1-p): the latency at
+// the percentiles 100(1 - 2^(-k/CurveTicks)) for k = 0, 1, ... while
+// 1/(1-p) is less than the number of values, then the exact maximum at
+// 100(1 - 1/n), the percentile of the largest of n values. The
+// latencies are the histogram's, as Summarize's are, never above the
+// maximum; there is no point for no value.
+func Curve(vs []int64) []Point {
+	if len(vs) == 0 {
+		return nil
 	}
-	return s
+	h, hi := record(vs)
+	n := float64(len(vs))
+	var pts []Point
+	for k := 0; ; k++ {
+		x := math.Exp2(float64(k) / CurveTicks) // 1/(1-p)
+		if x >= n {
+			break
+		}
+		p := 100 * (1 - 1/x)
+		pts = append(pts, Point{p, min(h.ValueAtQuantile(p), hi)})
+	}
+	return append(pts, Point{100 * (1 - 1/n), hi})
 }
 
 // Names returns the column names of Quantiles: p50, p90, p99, p99.9.

@@ -59,3 +59,44 @@ func TestWriteTable(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// TestCurve: the curve's percentiles are HdrHistogram's ticks, 5 for
+// each halving of the distance to 100%, and end at the exact maximum at
+// the percentile of the largest value; its latencies are the
+// histogram's and never go down.
+func TestCurve(t *testing.T) {
+	var vs []int64
+	for i := int64(1); i <= 1000; i++ {
+		vs = append(vs, i*1000)
+	}
+	vs = append(vs, 1234567)
+	c := Curve(vs)
+	// 2^(k/5) < 1001 for k = 0..49: 50 ticks, then the maximum.
+	if len(c) != 51 {
+		t.Fatalf("%d points, want 51", len(c))
+	}
+	if c[0].Percentile != 0 || c[0].Value != 1000 {
+		t.Errorf("first point %+v, want the minimum at 0%%", c[0])
+	}
+	if c[5].Percentile != 50 || c[10].Percentile != 75 {
+		t.Errorf("points 5 and 10 at %v%% and %v%%, want 50%% and 75%% (a halving each)", c[5].Percentile, c[10].Percentile)
+	}
+	if last := c[len(c)-1]; last.Value != 1234567 || last.Percentile != 100*(1-1/1001.0) {
+		t.Errorf("last point %+v, want the maximum 1234567 at 100(1-1/1001)%%", last)
+	}
+	s := Summarize(vs)
+	if c[5].Value != s.P[0] {
+		t.Errorf("the curve's p50 %d, the summary's %d", c[5].Value, s.P[0])
+	}
+	for i := 1; i < len(c); i++ {
+		if c[i].Value < c[i-1].Value || c[i].Percentile <= c[i-1].Percentile {
+			t.Errorf("point %d %+v after %+v: the curve goes back", i, c[i], c[i-1])
+		}
+	}
+	if Curve(nil) != nil {
+		t.Errorf("no value: want no curve")
+	}
+	if one := Curve([]int64{7}); len(one) != 1 || one[0] != (Point{0, 7}) {
+		t.Errorf("one value: %+v, want its value at 0%%", one)
+	}
+}

@@ -71,3 +71,7 @@ func NewJob(prog *lang.Program, base lang.Options) func(explore.Run) explore.Res
 		return res
 	}
 }
+
+// Output returns what the last run printed on stdout and stderr. The
+// slices are the job's buffers: the next run overwrites them.
+func (j *Job) Output() (stdout, stderr []byte) { return j.stdout.Bytes(), j.stderr.Bytes() }

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/internal/check"
+	"github.com/schedlab/schedlab/internal/cli"
+	"github.com/schedlab/schedlab/internal/explore"
+	"github.com/schedlab/schedlab/internal/schedfile"
+	"github.com/schedlab/schedlab/lang"
+)
+
+const checkSynopsis = "schedlab check [--bound K] [--max-schedules N] [--keep-going] [--out FILE] [run flags] script.star"
+
+const checkHelpText = `Check runs a script once for every schedule, up to a bound on
+preemptions, and reports the first that fails: a deadlock, a leaked
+goroutine, a failed assert, a panic or a limit. Where explore samples
+schedules by seed, check walks them one by one, as CHESS does: at each of
+the engine's choice points (a safe point where another goroutine could
+run instead; a select with several cases ready) it tries every answer in
+turn. docs/check.md says which nondeterminism the choice points cover and
+which they do not yet (how two running Ps interleave between safe points,
+which waiter a close wakes, timers due together).
+
+--bound K walks the schedules with at most K preemptions (a switch away
+from a goroutine that could have gone on), as CHESS's iterative context
+bounding; without it the walk is exhaustive. Most bugs need one or two.
+The first schedule is the one with no preemption: what 'schedlab run'
+prints. Each run is 'schedlab run' with the run flags given here.
+
+When a schedule fails, check prints how, the run's stderr, and the
+command that replays it: 'schedlab run --choices LIST', or, with --out
+FILE, 'schedlab run --schedule FILE', a file that names the script and
+the settings it fits. It stops there unless --keep-going is given. When
+none fails it prints 'no failure in N schedules (complete up to bound
+K)', or says the walk is incomplete when --max-schedules or SIGINT ended
+it first. Then it lists the outcomes seen, with how many schedules gave
+each and a hash of their output.
+
+The walk is naive: schedules that differ only in the order of independent
+operations all run. A progress bar is drawn on stderr when stderr is a
+terminal.
+
+Exit status: 0 when no schedule failed, 1 when one did, 2 for a bad
+command line or a script that cannot be read or loaded, 130 when SIGINT
+ended the walk.`
+
+// checkRunFlags are the flags of 'schedlab run' that check passes on to
+// every run.
+var checkRunFlags = []string{"procs", "seed", "preempt", "costs", "sched", "startup", "net-latency", "cpu-quota", "cpu-period", "cpus", "max-steps", "max-goroutines", "max-time", "timeout"}
+
+// defaultMaxSchedules is --max-schedules' default.
+const defaultMaxSchedules = 100_000
+
+// checkCmd is 'schedlab check' in host h.
+func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("schedlab check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	bound := boundFlag(-1)
+	fs.Var(&bound, "bound", "walk the schedules with at most `K` preemptions, K from 0 (default: every schedule)")
+	maxSchedules := fs.Int("max-schedules", defaultMaxSchedules, "stop after `N` schedules, and say the walk is incomplete (0: no limit)")
+	keepGoing := fs.Bool("keep-going", false, "walk on after a failing schedule, and count the failures")
+	out := fs.String("out", "", "write the first failing schedule to `FILE`, for schedlab run --schedule FILE")
+	cli.NewSettings().RegisterFlags(fs, checkRunFlags...)
+	var runArgs []string
+	params := flag.NewFlagSet("", flag.ContinueOnError)
+	cli.NewSettings().RegisterFlags(params, "param")
+	param := params.Lookup("param")
+	fs.Func("param", param.Usage, func(v string) error {
+		if err := param.Value.Set(v); err != nil {
+			return err
+		}
+		runArgs = append(runArgs, "--param="+v)
+		return nil
+	})
+	files, err := cli.ParseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		printHelp(stdout, checkSynopsis, checkHelpText, fs)
+		return 0
+	}
+	if err == nil && *maxSchedules < 0 {
+		err = fmt.Errorf("--max-schedules %d: want 0 (no limit) or more", *maxSchedules)
+	}
+	if err == nil && len(files) != 1 {
+		err = fmt.Errorf("want one script, got %d", len(files))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab check: %v\nusage: %s (see 'schedlab check -h')\n", err, checkSynopsis)
+		return 2
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(checkRunFlags, f.Name) {
+			runArgs = append(runArgs, "--"+f.Name+"="+f.Value.String())
+		}
+	})
+	script := files[0]
+	src, err := lang.ReadScript(script)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab check: %v\n", err)
+		return 2
+	}
+	s, err := cli.ScriptSettings(script, src, runArgs)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab check: %s\n", strings.TrimPrefix(err.Error(), "schedlab run: "))
+		return 2
+	}
+	if s.Choices != nil || s.Given("perturb") {
+		fmt.Fprintf(stderr, "schedlab check: %s: a directive sets --choices or --perturb, which check decides itself\n", script)
+		return 2
+	}
+	prog, err := lang.Compile(script, src, lang.Options{})
+	if err != nil {
+		io.WriteString(stderr, lang.FormatCompileError(err))
+		return 2
+	}
+	opts := s.Options(cli.Host{}, script, nil, nil)
+	opts.MaxMemory = 0 // the runs share this process: no watchdog of its memory
+	cfg := check.Config{Program: prog, Options: opts, Bound: int(bound), MaxSchedules: *maxSchedules, StopAtFailure: !*keepGoing}
+	if h.OwnsProcess {
+		cancel, stop := cli.CatchInterrupt()
+		defer stop()
+		cfg.Stop = cancel
+	}
+	progress, finish := progressBar(stderr, *maxSchedules, "check")
+	fmt.Fprintf(stdout, "check %s: %s, %s\n", script, s.ScheduleSettings(), boundText(int(bound)))
+	v, err := check.Walk(cfg, func(*check.Run) bool { return true })
+	if progress != nil {
+		progress(v.Schedules)
+	}
+	finish()
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab check: %v\n", err)
+		return 3
+	}
+	replay := ""
+	if f := v.Failure; f != nil {
+		replay = replayCommand(script, s, runArgs, f.Schedule(), *out)
+		if *out != "" {
+			if err := writeSchedule(*out, f.File(script, src, s.ScheduleSettings())); err != nil {
+				fmt.Fprintf(stderr, "schedlab check: %v\n", err)
+				return 2
+			}
+		}
+	}
+	var stopped check.Budget
+	switch {
+	case v.Interrupted:
+		stopped = "interrupted (SIGINT)"
+	case !v.Complete && v.Failure == nil, !v.Complete && *keepGoing:
+		stopped = check.Budget("stopped by --max-schedules " + strconv.Itoa(*maxSchedules))
+	}
+	if err := v.WriteText(stdout, int(bound), stopped, replay); err != nil {
+		fmt.Fprintf(stderr, "schedlab check: %v\n", err)
+		return 2
+	}
+	switch {
+	case v.Failure != nil:
+		return 1
+	case v.Interrupted:
+		return cli.ExitInterrupted
+	}
+	return 0
+}
+
+// boundText says the walk's bound.
+func boundText(bound int) string {
+	if bound < 0 {
+		return "every schedule"
+	}
+	return fmt.Sprintf("bound %d", bound)
+}
+
+// replayCommand is the command that replays a failing schedule: with the
+// schedule file if one is written, else with its choices inline.
+func replayCommand(script string, s *cli.Settings, runArgs []string, choices check.Schedule, out string) string {
+	words := []string{"schedlab", "run"}
+	if out != "" {
+		words = append(words, "--schedule", explore.ShellQuote(out))
+	} else {
+		words = append(words, "--choices", explore.ShellQuote(schedfile.FormatChoices(choices, ",")))
+	}
+	for _, a := range runArgs {
+		words = append(words, explore.ShellQuote(a))
+	}
+	return strings.Join(append(words, explore.ShellQuote(script)), " ")
+}
+
+// writeSchedule writes f to the file path.
+func writeSchedule(path string, f interface{ Write(io.Writer) error }) error {
+	w, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := f.Write(w); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+// boundFlag is --bound: a preemption bound from 0; -1, its default, is
+// none.
+type boundFlag int
+
+func (b *boundFlag) Set(v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return fmt.Errorf("want a number of preemptions, an integer from 0")
+	}
+	if n < 0 {
+		return fmt.Errorf("%d: out of range, want 0 or more (no --bound walks every schedule)", n)
+	}
+	*b = boundFlag(n)
+	return nil
+}
+
+func (b *boundFlag) String() string {
+	if b == nil || *b < 0 {
+		return ""
+	}
+	return strconv.Itoa(int(*b))
+}
+
+func checkHelp(w io.Writer) { checkCmd(cli.Host{}, []string{"-h"}, w, io.Discard) }

@@ -1,0 +1,244 @@
+// Package check walks every schedule of a script, up to a bound on
+// preemptions, as CHESS does: the logic of `schedlab check`.
+//
+// The engine asks a runtime.Chooser at each of its choice points
+// (runtime/choice.go): whether a safe point preempts the running
+// goroutine when another could run, and which of several ready cases a
+// select takes. A run of the script is then a path through a tree whose
+// nodes are those questions. Runs are deterministic, so a path is named by
+// its answers alone, a Schedule: the run that gives the same answers
+// meets the same questions.
+//
+// Walk does a depth-first search of the tree, one run per leaf. The first
+// run answers 0 everywhere: no preemption, the first ready case, which is
+// the schedule Go's rules give without signals (and what `schedlab run`
+// prints when no select had a choice). Each next run replays the last
+// one's answers up to its deepest question that has an answer not yet
+// tried, takes that answer, and answers 0 after it. A question whose
+// answer is a preemption counts against the bound (Musuvathi and Qadeer,
+// "Iterative Context Bounding for Systematic Testing of Multithreaded
+// Programs", PLDI 2007): with bound K, a path has at most K preemptions,
+// and the walk is complete when every such path has run. Without a bound
+// (K < 0) the walk is exhaustive.
+//
+// This is the naive enumeration: two schedules that differ only in the
+// order of independent operations both run. Partial-order reduction
+// comes next; Walk reports how many schedules it ran so that the saving
+// can be measured against it.
+package check
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/schedlab/schedlab/internal/explore"
+	"github.com/schedlab/schedlab/internal/explore/scriptrun"
+	"github.com/schedlab/schedlab/internal/schedfile"
+	"github.com/schedlab/schedlab/lang"
+	"github.com/schedlab/schedlab/runtime"
+)
+
+// A Schedule is a run's answers to its choice points, in the order the
+// run met them.
+type Schedule []int
+
+// A Point is one choice point of a run: what was asked and answered.
+type Point struct {
+	Kind   runtime.ChoiceKind
+	G      int64 // the goroutine running when it was asked
+	N      int   // the answers there were
+	Answer int
+}
+
+// Config says what to walk.
+type Config struct {
+	Program *lang.Program
+	// Options are every run's options (procs, seed, costs, limits); Walk
+	// sets Chooser, Stdout and Stderr.
+	Options lang.Options
+	// Bound is the most preemptions a schedule may have; below 0, none:
+	// the walk is exhaustive.
+	Bound int
+	// MaxSchedules stops the walk after that many runs; 0 means no limit.
+	MaxSchedules int
+	// StopAtFailure ends the walk at the first failing schedule.
+	StopAtFailure bool
+	// Stop, once closed, ends the walk after the run in progress
+	// (SIGINT); the verdict says Interrupted.
+	Stop <-chan struct{}
+}
+
+// A Run is one schedule run: its choice points and how it ended.
+type Run struct {
+	Points []Point
+	Result explore.Result
+	Stdout []byte
+	Stderr []byte
+}
+
+// Schedule returns the answers of r's choice points.
+func (r *Run) Schedule() Schedule {
+	s := make(Schedule, len(r.Points))
+	for i, p := range r.Points {
+		s[i] = p.Answer
+	}
+	return s
+}
+
+// Preemptions returns how many of r's answers preempt.
+func (r *Run) Preemptions() int {
+	n := 0
+	for _, p := range r.Points {
+		if p.Kind == runtime.ChoicePreempt && p.Answer == 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// A Verdict is what a walk found.
+type Verdict struct {
+	Schedules   int  // runs done
+	Complete    bool // every schedule within the bound ran
+	Interrupted bool // Config.Stop ended the walk
+	// Failure is the first schedule whose run failed (explore's outcomes:
+	// a deadlock, a leak, a failed assert, a panic, a limit), nil if none.
+	Failure *Run
+	// Classes counts the runs by how they ended: outcome, message and
+	// output, in the order they were first met.
+	Classes []Class
+
+	failures  int // runs that failed
+	failureAt int // Failure's place in the walk, from 1
+}
+
+// A Class is the runs that ended alike, and the first of them.
+type Class struct {
+	Key   explore.Key
+	Runs  int
+	First Schedule
+}
+
+// ErrNondeterministic is a replay that met other choice points than the
+// run it replays: the script or the engine depends on something the
+// schedule does not fix.
+var ErrNondeterministic = errors.New("nondeterministic run")
+
+// Walk runs the schedules of cfg depth first and calls visit, if not nil,
+// after each run. It stops at cfg.MaxSchedules runs, at the first failure
+// with cfg.StopAtFailure, or when visit returns false.
+func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
+	job := scriptrun.New(cfg.Program)
+	v := &Verdict{}
+	classes := map[explore.Key]int{}
+	var prefix Schedule
+	for {
+		if cfg.MaxSchedules > 0 && v.Schedules >= cfg.MaxSchedules {
+			return v, nil
+		}
+		select {
+		case <-cfg.Stop:
+			v.Interrupted = true
+			return v, nil
+		default:
+		}
+		ch := &chooser{prefix: prefix}
+		opts := cfg.Options
+		opts.Chooser = ch
+		res, _ := job.Run(opts)
+		if ch.err != nil {
+			return v, ch.err
+		}
+		if len(ch.points) < len(prefix) {
+			return v, fmt.Errorf("%w: schedule %v ended after %d of its %d choice points", ErrNondeterministic, prefix, len(ch.points), len(prefix))
+		}
+		v.Schedules++
+		run := &Run{Points: ch.points, Result: res}
+		stdout, stderr := job.Output()
+		run.Stdout, run.Stderr = append([]byte(nil), stdout...), append([]byte(nil), stderr...)
+		key := res.Key()
+		if i, ok := classes[key]; ok {
+			v.Classes[i].Runs++
+		} else {
+			classes[key] = len(v.Classes)
+			v.Classes = append(v.Classes, Class{Key: key, Runs: 1, First: run.Schedule()})
+		}
+		if res.Outcome.Failure() {
+			v.failed(run)
+		}
+		if visit != nil && !visit(run) {
+			return v, nil
+		}
+		if v.Failure != nil && cfg.StopAtFailure {
+			return v, nil
+		}
+		var ok bool
+		if prefix, ok = next(run.Points, cfg.Bound); !ok {
+			v.Complete = true
+			return v, nil
+		}
+	}
+}
+
+// next returns the schedule to run after the one that met points: the
+// deepest point with an answer not yet tried that the bound allows, that
+// answer, and the answers before it. It reports false when there is none:
+// the walk is done.
+func next(points []Point, bound int) (Schedule, bool) {
+	preempts := make([]int, len(points)+1) // preemptions before point i
+	for i, p := range points {
+		preempts[i+1] = preempts[i]
+		if p.Kind == runtime.ChoicePreempt && p.Answer == 1 {
+			preempts[i+1]++
+		}
+	}
+	for i := len(points) - 1; i >= 0; i-- {
+		p := points[i]
+		a := p.Answer + 1
+		if a >= p.N {
+			continue
+		}
+		if p.Kind == runtime.ChoicePreempt && bound >= 0 && preempts[i]+1 > bound {
+			continue // answer 1 preempts once more than the bound allows
+		}
+		s := make(Schedule, i+1)
+		for j := range i {
+			s[j] = points[j].Answer
+		}
+		s[i] = a
+		return s, true
+	}
+	return nil, false
+}
+
+// A chooser answers a run's choice points: from prefix while it lasts,
+// then 0, and records every point.
+type chooser struct {
+	prefix Schedule
+	points []Point
+	err    error
+}
+
+func (c *chooser) Choose(kind runtime.ChoiceKind, g int64, n int) int {
+	i := len(c.points)
+	a := 0
+	if i < len(c.prefix) {
+		a = c.prefix[i]
+		if a >= n && c.err == nil {
+			c.err = fmt.Errorf("%w: choice point %d (%v, G%d) has %d answers, the schedule gives %d", ErrNondeterministic, i+1, kind, g, n, a)
+			a = 0
+		}
+	}
+	c.points = append(c.points, Point{Kind: kind, G: g, N: n, Answer: a})
+	return a
+}
+
+// File returns r's schedule as a schedule file of the script with source
+// src, run with settings (cli.Settings.ScheduleSettings).
+func (r *Run) File(script string, src []byte, settings string) *schedfile.File {
+	outcome := string(r.Result.Outcome)
+	if r.Result.Message != "" {
+		outcome += ": " + r.Result.Message
+	}
+	return &schedfile.File{Script: script, SHA256: schedfile.Hash(src), Settings: settings, Outcome: outcome, Choices: r.Schedule()}
+}

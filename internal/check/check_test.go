@@ -1,0 +1,226 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/schedlab/schedlab/internal/explore"
+	"github.com/schedlab/schedlab/lang"
+	"github.com/schedlab/schedlab/runtime"
+)
+
+func compile(t *testing.T, src string) *lang.Program {
+	t.Helper()
+	prog, err := lang.Compile("x.star", []byte(src), lang.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
+
+// walk walks src's schedules at one P with the textbook costs, and returns
+// the verdict and every run.
+func walk(t *testing.T, src string, procs, bound int) (*Verdict, []*Run) {
+	t.Helper()
+	var runs []*Run
+	cfg := Config{Program: compile(t, src), Options: lang.Options{Procs: procs, Costs: runtime.ZeroCosts()}, Bound: bound}
+	v, err := Walk(cfg, func(r *Run) bool {
+		runs = append(runs, r)
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, runs
+}
+
+// outputs returns the distinct stdouts of runs, sorted.
+func outputs(runs []*Run) []string {
+	var out []string
+	for _, r := range runs {
+		out = append(out, string(r.Stdout))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// twoGoroutines: main and a goroutine each print one line, and main waits
+// for the other. Every builtin call is a safe point, and a choice point
+// when another goroutine could run instead: main (G1) at print("m"), where
+// a (G2) is in runnext, and at wg.wait(); a at print("a") and at
+// wg.done() when main is runnable. A G preempted at a safe point goes to
+// the global queue and, when it runs again, makes its call without being
+// asked again.
+const twoGoroutines = `wg = waitgroup()
+wg.add(1)
+def a():
+    print("a")
+    wg.done()
+spawn(a)
+print("m")
+wg.wait()
+`
+
+// TestWalkCountsTheTree: the walk meets twoGoroutines' ten schedules, in
+// depth-first order, each once; a bound keeps those with at most that
+// many preemptions.
+func TestWalkCountsTheTree(t *testing.T) {
+	// Worked by hand: each leaf's questions as G:answer, its output and
+	// its preemptions. The first is `schedlab run`'s schedule.
+	want := []struct {
+		points   string
+		out      string
+		preempts int
+	}{
+		{"1:0 1:0", "m a", 0},         // main prints, waits; a runs
+		{"1:0 1:1 2:0 2:0", "m a", 1}, // main preempted at wait
+		{"1:0 1:1 2:0 2:1", "m a", 2}, // ... and a at done: main blocks in wait
+		{"1:0 1:1 2:1", "m a", 2},     // ... and a before its print
+		{"1:1 2:0 2:0", "a m", 1},     // main preempted before its print: a first
+		{"1:1 2:0 2:1 1:0", "a m", 2}, // ... a preempted at done, main waits
+		{"1:1 2:0 2:1 1:1", "a m", 3}, // ... and preempted at wait too
+		{"1:1 2:1 1:0", "m a", 2},     // a preempted before its print: main prints first
+		{"1:1 2:1 1:1 2:0", "m a", 3}, // ... main preempted at wait
+		{"1:1 2:1 1:1 2:1", "m a", 4}, // ... a at done
+	}
+	for _, bound := range []int{-1, 0, 1, 2, 3, 4} {
+		v, runs := walk(t, twoGoroutines, 1, bound)
+		var got, exp []string
+		for _, r := range runs {
+			var pts []string
+			for _, p := range r.Points {
+				if p.Kind != runtime.ChoicePreempt {
+					t.Errorf("a %v choice in a program without select", p.Kind)
+				}
+				pts = append(pts, fmt.Sprintf("%d:%d", p.G, p.Answer))
+			}
+			got = append(got, fmt.Sprintf("%s -> %s (%d)", strings.Join(pts, " "), strings.ReplaceAll(strings.TrimSpace(string(r.Stdout)), "\n", " "), r.Preemptions()))
+		}
+		for _, w := range want {
+			if bound < 0 || w.preempts <= bound {
+				exp = append(exp, fmt.Sprintf("%s -> %s (%d)", w.points, w.out, w.preempts))
+			}
+		}
+		if !slices.Equal(got, exp) {
+			t.Errorf("bound %d: schedules\n%s\nwant\n%s", bound, strings.Join(got, "\n"), strings.Join(exp, "\n"))
+		}
+		if v.Schedules != len(exp) || !v.Complete || v.Failure != nil {
+			t.Errorf("bound %d: verdict %d schedules, complete %v, failure %v; want %d, true, none", bound, v.Schedules, v.Complete, v.Failure != nil, len(exp))
+		}
+	}
+}
+
+// TestWalkFindsALostUpdate: two goroutines increment a shared counter with
+// a builtin call between the read and the write. The schedule without
+// preemptions passes; one preemption between the read and the write loses
+// an update, and the walk finds it, with its schedule.
+func TestWalkFindsALostUpdate(t *testing.T) {
+	src := `counter = [0]
+wg = waitgroup()
+def inc():
+    v = counter[0]
+    now()  # a call: a safe point between the read and the write
+    counter[0] = v + 1
+    wg.done()
+wg.add(2)
+spawn(inc)
+spawn(inc)
+wg.wait()
+assert(counter[0] == 2, "lost an update: counter is %d" % counter[0])
+`
+	if v, _ := walk(t, src, 1, 0); v.Failure != nil || !v.Complete || v.Schedules != 1 {
+		t.Errorf("bound 0: %d schedules, failure %v; want the one, passing", v.Schedules, v.Failure != nil)
+	}
+	prog := compile(t, src)
+	v, err := Walk(Config{Program: prog, Options: lang.Options{Procs: 1, Costs: runtime.ZeroCosts()}, Bound: 1, StopAtFailure: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := v.Failure
+	if f == nil {
+		t.Fatalf("bound 1: no failure in %d schedules", v.Schedules)
+	}
+	if f.Result.Outcome != explore.Assert || f.Result.Message != "lost an update: counter is 1" || f.Preemptions() != 1 {
+		t.Errorf("failure %v %q with %d preemptions, want the assert, with 1", f.Result.Outcome, f.Result.Message, f.Preemptions())
+	}
+	// Its schedule replays it.
+	ch := &chooser{prefix: f.Schedule()}
+	opts := lang.Options{Procs: 1, Costs: runtime.ZeroCosts(), Chooser: ch}
+	var stderr strings.Builder
+	opts.Stderr = &stderr
+	if res := prog.Run(opts); res.ExitCode != 2 || !strings.Contains(stderr.String(), "lost an update: counter is 1") {
+		t.Errorf("replay of %v: exit %d, %q", f.Schedule(), res.ExitCode, stderr.String())
+	}
+}
+
+// TestWalkSelect: with both channels ready, a select's winner is a choice
+// point, and either case can win, as selectgo's random poll order lets
+// either win in Go.
+func TestWalkSelect(t *testing.T) {
+	src := `a, b = chan(1), chan(1)
+a.send("a")
+b.send("b")
+i, v, ok = select(a.on_recv(), b.on_recv())
+print(v)
+`
+	v, runs := walk(t, src, 1, -1)
+	if got := outputs(runs); !slices.Equal(got, []string{"a\n", "b\n"}) || v.Schedules != 2 || !v.Complete {
+		t.Errorf("outputs %q in %d schedules, want a and b in 2", got, v.Schedules)
+	}
+	if p := runs[0].Points; len(p) != 1 || p[0].Kind != runtime.ChoiceSelect || p[0].N != 2 {
+		t.Errorf("points %v, want one select choice of 2", p)
+	}
+}
+
+// TestWalkTwoPs: at two Ps the walk ends, walks the same schedules every
+// time, and finds more than one order of two goroutines' prints. (Not
+// every order: how two running Ps interleave between safe points is the
+// costs model's, not a choice point yet; see runtime/choice.go.)
+func TestWalkTwoPs(t *testing.T) {
+	src := `wg = waitgroup()
+def w(name):
+    print(name + "1")
+    print(name + "2")
+    wg.done()
+wg.add(2)
+spawn(w, "a")
+spawn(w, "b")
+wg.wait()
+`
+	v, runs := walk(t, src, 2, 2)
+	v2, _ := walk(t, src, 2, 2)
+	t.Logf("%d schedules, outputs %q", v.Schedules, outputs(runs))
+	if v.Schedules != v2.Schedules || !v.Complete || v.Failure != nil {
+		t.Errorf("%d and %d schedules, complete %v, failure %v", v.Schedules, v2.Schedules, v.Complete, v.Failure != nil)
+	}
+	if got := outputs(runs); len(got) < 2 {
+		t.Errorf("outputs %q: want more than one order", got)
+	}
+}
+
+// TestNext: the next schedule backtracks to the deepest untried answer the
+// bound allows.
+func TestNext(t *testing.T) {
+	pre := func(a int) Point { return Point{Kind: runtime.ChoicePreempt, N: 2, Answer: a} }
+	sel := func(a, n int) Point { return Point{Kind: runtime.ChoiceSelect, N: n, Answer: a} }
+	for _, tc := range []struct {
+		points []Point
+		bound  int
+		want   Schedule // nil: done
+	}{
+		{[]Point{pre(0), pre(0)}, -1, Schedule{0, 1}},
+		{[]Point{pre(0), pre(1)}, -1, Schedule{1}},
+		{[]Point{pre(1), pre(1)}, -1, nil},
+		{[]Point{pre(1), pre(0)}, 1, nil},               // a second preemption is over the bound
+		{[]Point{pre(1), sel(0, 3)}, 1, Schedule{1, 1}}, // a select's answers are not preemptions
+		{[]Point{pre(0), sel(2, 3)}, 0, nil},            // the first point's 1 would preempt
+		{[]Point{sel(0, 2), pre(0), sel(1, 2)}, -1, Schedule{0, 1}},
+	} {
+		got, ok := next(tc.points, tc.bound)
+		if ok != (tc.want != nil) || !slices.Equal(got, tc.want) {
+			t.Errorf("next(%v, %d) = %v, %v; want %v", tc.points, tc.bound, got, ok, tc.want)
+		}
+	}
+}
