@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/internal/testbuild"
 )
 
@@ -103,9 +104,10 @@ func TestDeterministic(t *testing.T) {
 	runs := hostRuns
 	for _, c := range exampleCases(t) {
 		t.Run(exampleName(c), func(t *testing.T) {
-			first := Output(c.Script)
+			mode := scriptMode(t, c.Script)
+			first := output(cli.Host{}, c.Script, mode)
 			for i := 1; i < runs; i++ {
-				if got := Output(c.Script); !bytes.Equal(got, first) {
+				if got := output(cli.Host{}, c.Script, mode); !bytes.Equal(got, first) {
 					t.Fatalf("run %d of %s differs from run 1:\n%s", i+1, c.Script, Diff("run 1", first, "run", got))
 				}
 			}
@@ -198,14 +200,15 @@ func TestHostIndependent(t *testing.T) {
 			})
 		}
 		for _, c := range cases {
+			mode := scriptMode(t, c.Script)
 			wg.Go(func() {
 				want, err := os.ReadFile(c.Golden)
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				if got := runCommand(t, bin, c.Script, env); !bytes.Equal(got, want) {
-					t.Errorf("%s: schedlab run --trace %s differs from %s:\n%s", name, c.Script, c.Golden, Diff(c.Golden, want, "output", got))
+				if got := runCommand(t, bin, c.Script, mode, env); !bytes.Equal(got, want) {
+					t.Errorf("%s: schedlab run (mode %s) %s differs from %s:\n%s", name, mode, c.Script, c.Golden, Diff(c.Golden, want, "output", got))
 				}
 			})
 		}
@@ -224,12 +227,31 @@ func hostBinary(build string) (string, error) {
 	return testbuild.Build("..", name, nil, flags, "./cmd/schedlab")
 }
 
-// runCommand runs `bin run --trace script` in the script's directory with
-// env added to the environment, and returns its golden text. It may be
-// called from any goroutine.
-func runCommand(t *testing.T, bin, script string, env ...string) []byte {
+// scriptMode returns the golden mode of the script: its `# schedlab
+// test:` directive's, or the trace.
+func scriptMode(t *testing.T, script string) Mode {
 	t.Helper()
-	cmd := exec.Command(bin, "run", "--trace", filepath.Base(script))
+	src, err := os.ReadFile(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mode, err := ScriptMode(script, src, ModeTrace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mode
+}
+
+// runCommand runs `bin run --trace script` (`bin run script` in the output
+// mode) in the script's directory with env added to the environment, and
+// returns its golden text in mode. It may be called from any goroutine.
+func runCommand(t *testing.T, bin, script string, mode Mode, env ...string) []byte {
+	t.Helper()
+	args := []string{"run", "--trace", filepath.Base(script)}
+	if mode == ModeOutput {
+		args = []string{"run", filepath.Base(script)}
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = filepath.Dir(script)
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
@@ -243,7 +265,11 @@ func runCommand(t *testing.T, bin, script string, env ...string) []byte {
 		}
 		code = ee.ExitCode()
 	}
-	return Format(stdout.Bytes(), stderr.Bytes(), code)
+	out := stdout.Bytes()
+	if mode == ModeEvents {
+		out = timeField.ReplaceAll(timeColumn.ReplaceAll(out, nil), nil)
+	}
+	return Format(out, stderr.Bytes(), code)
 }
 
 func exampleName(c Case) string {

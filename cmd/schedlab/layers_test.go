@@ -33,6 +33,7 @@ var layerRules = []layerRule{
 	{pkg: "internal/explore", not: []string{module + "/"}},
 	{pkg: "internal/suggest", not: []string{module + "/"}},
 	{pkg: "internal/latency", not: []string{module + "/"}},
+	{pkg: "internal/queueing", not: []string{module + "/"}},
 	{pkg: "internal/realtrace", not: []string{module + "/"}},
 	{pkg: "internal/testbuild", not: []string{module + "/"}},
 	{pkg: "internal/views", not: []string{module + "/"}, but: []string{module + "/runtime"}},
