@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -340,9 +341,43 @@ func TestJSONKeys(t *testing.T) {
 	c, _ := json.Marshal(r.Classes[0])
 	wantClass := `{"outcome":"assert","failure":true,"message":"lost an update","output":"` + OutputHash([]byte("procs 2\n")) +
 		`","count":3,"first_run":3,"seed":4,"procs":2,"digest":"` + r.Classes[0].Digest +
-		`","replay":"schedlab run --seed 4 --procs 2 --perturb=timing --preempt=off 'lost update.star'","replay_check":""}`
+		`","replay":"schedlab run --seed 4 --procs 2 --perturb=timing --preempt=off 'lost update.star'","output_text":"procs 2\n","replay_check":""}`
 	if string(c) != wantClass {
 		t.Errorf("class JSON:\n%s\nwant\n%s", c, wantClass)
+	}
+}
+
+// TestWriteOutputs: when the classes printed different outputs, the table
+// is followed by what each printed, the most frequent first, and where
+// each other one first differs from it; one output adds nothing.
+func TestWriteOutputs(t *testing.T) {
+	r := &Report{Classes: []ReportClass{
+		{Outcome: Assert, Count: 2, Output: "aaaaaaaaaaaa", OutputText: "x 1\ny 2\n"},
+		{Outcome: OK, Count: 5, Output: "bbbbbbbbbbbb", OutputText: "x 1\ny 3\nz\nw\n"},
+		{Outcome: Panic, Count: 1, Output: "cccccccccccc", OutputText: ""},
+		{Outcome: Left, Count: 1, Output: "aaaaaaaaaaaa", OutputText: "x 1\ny 2\n"},
+	}}
+	var b bytes.Buffer
+	r.writeOutputs(&b)
+	want := `
+OUTPUT        RUNS  PRINTED
+bbbbbbbbbbbb     5  "x 1" "y 3" "z" ... (1 more lines)
+aaaaaaaaaaaa     3  "x 1" "y 2"; line 2: "y 2" where bbbbbbbbbbbb has "y 3"
+cccccccccccc     1  nothing; line 1: nothing where bbbbbbbbbbbb has "x 1"
+`
+	if b.String() != want {
+		t.Errorf("outputs:\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	(&Report{Classes: r.Classes[:1]}).writeOutputs(&b)
+	if b.Len() != 0 {
+		t.Errorf("one output: %q, want nothing", b.String())
+	}
+	if got := firstDiff("a\n", "a\nb\n", "m"); got != `line 2: nothing where m has "b"` {
+		t.Errorf("firstDiff, shorter: %s", got)
+	}
+	if got := excerpt(strings.Repeat("é", 70)); got != strconv.Quote(strings.Repeat("é", 60))+"..." {
+		t.Errorf("excerpt of a long line: %s", got)
 	}
 }
 

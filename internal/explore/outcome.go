@@ -36,7 +36,13 @@ type Result struct {
 	Message string   // the first line of the diagnosis, "" for ok
 	Output  string   // OutputHash of stdout
 	Digest  [32]byte // of exit status, stdout and stderr: what a replay must reproduce
+	// Text is stdout itself, its first MaxOutputText bytes, so that a
+	// report can show what a class printed without a replay.
+	Text string
 }
+
+// MaxOutputText is how much of a run's stdout a Result keeps.
+const MaxOutputText = 16 << 10
 
 // Key returns the class of the result.
 func (r *Result) Key() Key { return Key{r.Outcome, r.Message, r.Output} }
@@ -89,7 +95,7 @@ var (
 // assertMsg is the message of the assert that failed during the run, or
 // "" if none did: a panic with that message is an assertion failure.
 func Classify(exit int, stdout, stderr []byte, assertMsg string) Result {
-	r := Result{Output: OutputHash(stdout), Digest: Digest(exit, stdout, stderr)}
+	r := Result{Output: OutputHash(stdout), Digest: Digest(exit, stdout, stderr), Text: string(stdout[:min(len(stdout), MaxOutputText)])}
 	first := diagnosis(stderr)
 	switch {
 	case exit == exitOK && aliveLine.MatchString(first):

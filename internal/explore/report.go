@@ -60,6 +60,9 @@ type ReportClass struct {
 	Procs    int     `json:"procs"`
 	Digest   string  `json:"digest"` // hex Result.Digest of the first run
 	Replay   string  `json:"replay"` // the command that replays the first run
+	// OutputText is what the first run printed on stdout, its first
+	// MaxOutputText bytes: the text whose hash Output is.
+	OutputText string `json:"output_text"`
 
 	// ReplayCheck is the result of replaying the first run with Replay:
 	// "ok", or "mismatch: ..." if it printed other bytes; "" if it was
@@ -104,6 +107,8 @@ func NewReport(p *Plan, t *Tally, script string, src []byte, perturb string, run
 			Seed:     c.First.Seed,
 			Procs:    c.First.Procs,
 			Digest:   hex.EncodeToString(c.Digest[:]),
+
+			OutputText: c.Text,
 		}
 		rc.Replay = r.ReplayCommand(&rc)
 		r.Classes = append(r.Classes, rc)
@@ -384,6 +389,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	writeColumns(ew, rows, []bool{true, false, true, true, true, false, false})
 
+	r.writeOutputs(ew)
+
 	fmt.Fprintln(ew)
 	width := len(strconv.Itoa(len(r.Classes)))
 	for i, c := range r.Classes {
@@ -394,6 +401,105 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintln(ew)
 	}
 	return ew.err
+}
+
+// writeOutputs writes, when the classes printed more than one output,
+// what each printed: its first lines, and for each but the most frequent
+// the first line where it differs from the most frequent, so that no one
+// has to replay every class to see how they differ.
+//
+//	OUTPUT        RUNS  PRINTED
+//	3f5d8e4e4b68   142  "hits = 20"
+//	e3b0c44298fc    58  nothing; line 1: nothing where 3f5d8e4e4b68 has "hits = 20"
+func (r *Report) writeOutputs(w io.Writer) {
+	type output struct {
+		hash, text string
+		runs       int
+	}
+	var outs []*output
+	by := map[string]*output{}
+	for _, c := range r.Classes {
+		o := by[c.Output]
+		if o == nil {
+			o = &output{hash: c.Output, text: c.OutputText}
+			by[c.Output] = o
+			outs = append(outs, o)
+		}
+		o.runs += c.Count
+	}
+	if len(outs) < 2 {
+		return
+	}
+	// The most frequent first; ties in the order of the table.
+	slices.SortStableFunc(outs, func(a, b *output) int { return b.runs - a.runs })
+	mode := outs[0]
+	rows := [][]string{{"OUTPUT", "RUNS", "PRINTED"}}
+	for i, o := range outs {
+		printed := excerpt(o.text)
+		if i > 0 {
+			printed += "; " + firstDiff(o.text, mode.text, mode.hash)
+		}
+		rows = append(rows, []string{o.hash, strconv.Itoa(o.runs), printed})
+	}
+	fmt.Fprintln(w)
+	writeColumns(w, rows, []bool{false, true, false})
+}
+
+// excerptLines and excerptWidth bound an excerpt of an output.
+const (
+	excerptLines = 3
+	excerptWidth = 60
+)
+
+// excerpt returns the first lines of an output, each quoted and cut to
+// excerptWidth, and how many more there are; "nothing" for none.
+func excerpt(text string) string {
+	lines := outputLines(text)
+	if len(lines) == 0 {
+		return "nothing"
+	}
+	var parts []string
+	for _, l := range lines[:min(len(lines), excerptLines)] {
+		parts = append(parts, quoteCut(l))
+	}
+	s := strings.Join(parts, " ")
+	if n := len(lines) - excerptLines; n > 0 {
+		s += fmt.Sprintf(" ... (%d more lines)", n)
+	}
+	return s
+}
+
+// firstDiff says where text first differs from the mode's text, line by
+// line.
+func firstDiff(text, mode, modeHash string) string {
+	a, b := outputLines(text), outputLines(mode)
+	for i := 0; i < max(len(a), len(b)); i++ {
+		switch {
+		case i >= len(a):
+			return fmt.Sprintf("line %d: nothing where %s has %s", i+1, modeHash, quoteCut(b[i]))
+		case i >= len(b):
+			return fmt.Sprintf("line %d: %s where %s has nothing", i+1, quoteCut(a[i]), modeHash)
+		case a[i] != b[i]:
+			return fmt.Sprintf("line %d: %s where %s has %s", i+1, quoteCut(a[i]), modeHash, quoteCut(b[i]))
+		}
+	}
+	return "the same lines as " + modeHash + " past the text kept" // differs beyond MaxOutputText
+}
+
+// outputLines splits an output into its lines, without the last newline.
+func outputLines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+}
+
+// quoteCut quotes a line, cut to excerptWidth runes.
+func quoteCut(l string) string {
+	if r := []rune(l); len(r) > excerptWidth {
+		return strconv.Quote(string(r[:excerptWidth])) + "..."
+	}
+	return strconv.Quote(l)
 }
 
 // writeSummary writes the line a person reads first: how many runs

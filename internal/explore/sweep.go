@@ -43,6 +43,7 @@ type Class struct {
 	Example Key      // the full key of the first run, for the report
 	Count   int      // runs in the class
 	Digest  [32]byte // what the first run printed (Result.Digest)
+	Text    string   // the first run's stdout (Result.Text)
 }
 
 // Sweep does the runs of p's shard and tallies them. newJob is called once
@@ -100,7 +101,7 @@ func Sweep(p *Plan, newJob func() func(Run) Result, opt SweepOptions) *Tally {
 					cls = append(cls, Class{Key: key, First: Run{Index: math.MaxInt}})
 				}
 				if c := &cls[id]; run.Index < c.First.Index {
-					c.First, c.Digest, c.Example = run, res.Digest, res.Key()
+					c.First, c.Digest, c.Example, c.Text = run, res.Digest, res.Key(), res.Text
 				}
 				mu.Unlock()
 				runOf[i-int64(lo)] = id
