@@ -17,8 +17,8 @@ import (
 	"github.com/schedlab/schedlab/internal/play/site"
 )
 
-const playSynopsis = `schedlab play [--addr HOST:PORT]
-       schedlab play --out DIR
+const playSynopsis = `schedlab play [--source DIR] [--addr HOST:PORT]
+       schedlab play [--source DIR] --out DIR
        schedlab play [--base URL] [--step N] --link script.star [run flags]`
 
 const playHelpText = `Play builds the schedlab playground and serves it on this machine: a web
@@ -28,8 +28,12 @@ the text trace and the HTML timeline of a run, the M:P:G picture live with
 stepping (Step, Step N, Back, Run to end), explore with its class table,
 and share links. docs/playground.md describes it.
 
-The engine is built from this source tree with the go command
-(GOOS=js GOARCH=wasm), so play runs in a checkout of schedlab:
+The engine is built from schedlab's source with the go command
+(GOOS=js GOARCH=wasm): the checkout that holds the current directory, or
+--source DIR's; a schedlab installed with 'go install
+github.com/schedlab/schedlab/cmd/schedlab@VERSION' and run elsewhere
+builds from that version's source in the module cache (go mod download
+fetches it). In a checkout,
 
 	go run ./cmd/schedlab play
 
@@ -57,6 +61,7 @@ func playCmd(args []string, stdout, stderr io.Writer) int {
 	base := fs.String("base", "http://"+defaultPlayAddr+"/", "with --link, the `URL` of the page the link opens")
 	step := fs.Int("step", 0, "with --link, the scheduling event `N` the page opens at (0: none)")
 	fs.String("link", "", "print the share link of `script.star` with the run flags that follow it")
+	source := fs.String("source", "", "build the engine from the schedlab checkout at `DIR` (default: the one that holds the current directory, else, for an installed schedlab, its version's source in the module cache)")
 
 	// The run flags after --link's script are not play's.
 	var linkFile string
@@ -96,7 +101,7 @@ func playCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	root, err := site.FindRoot(".")
+	root, err := playRoot(*source)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab play: %v\n", err)
 		return 1
@@ -109,6 +114,29 @@ func playCmd(args []string, stdout, stderr io.Writer) int {
 		return playOut(b, *out, stdout, stderr)
 	}
 	return playServe(b, *addr, stdout, stderr)
+}
+
+// playRoot returns the source tree the engine is built from: --source's,
+// else the checkout that holds the current directory, else, for a
+// schedlab installed at a version of its module, that version's source in
+// the module cache (go mod download fetches it if it is not there).
+func playRoot(source string) (string, error) {
+	if source != "" {
+		return site.FindRoot(source)
+	}
+	root, err := site.FindRoot(".")
+	if err == nil {
+		return root, nil
+	}
+	v, ok := site.InstalledVersion()
+	if !ok {
+		return "", err
+	}
+	dir, derr := site.ModuleSource("", v)
+	if derr != nil {
+		return "", fmt.Errorf("%v; and the module cache has no source of this schedlab's version: %v", err, derr)
+	}
+	return site.FindRoot(dir)
 }
 
 // playLink prints the share link of a script.

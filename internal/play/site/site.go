@@ -11,11 +11,13 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 )
 
@@ -52,7 +54,7 @@ func FindRoot(dir string) (string, error) {
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", fmt.Errorf("%s is not inside a source tree of %s: the playground's engine is built from the source with the go command; run schedlab play in a checkout (go run ./cmd/schedlab play)", dir, Module)
+			return "", fmt.Errorf("%s is not inside a source tree of %s: the playground's engine is built from the source with the go command; run schedlab play in a checkout (go run ./cmd/schedlab play), give one with --source DIR, or install schedlab with go install %s/cmd/schedlab@VERSION, whose play builds from the module cache", dir, Module, Module)
 		}
 		d = parent
 	}
@@ -125,6 +127,11 @@ func (b *Builder) Version() (string, error) {
 // Build writes the site into dir, which must exist and is expected to be
 // empty, and returns the engine's version.
 func (b *Builder) Build(dir string) (string, error) {
+	// The go command runs in Root: a relative dir would be Root's.
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
 	version, err := b.Version()
 	if err != nil {
 		return "", err
@@ -161,4 +168,57 @@ func (b *Builder) Build(dir string) (string, error) {
 		return "", err
 	}
 	return version, nil
+}
+
+// InstalledVersion returns the version of schedlab's module that this
+// binary was built from, when it was built from a release or a pseudo-
+// version of the module (go install github.com/schedlab/schedlab/cmd/
+// schedlab@VERSION): the version whose source the module cache holds. It
+// reports false for a build in a checkout ("(devel)", or a version marked
+// +dirty) and for a binary that is not schedlab's.
+func InstalledVersion() (string, bool) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "", false
+	}
+	return versionOf(bi.Main)
+}
+
+// versionOf is InstalledVersion's test of the main module.
+func versionOf(main debug.Module) (string, bool) {
+	v := main.Version
+	if main.Path != Module || v == "" || v == "(devel)" || strings.Contains(v, "+dirty") || !strings.HasPrefix(v, "v") {
+		return "", false
+	}
+	return v, true
+}
+
+// ModuleSource returns the directory of the module cache that holds the
+// source of schedlab at version, downloading it with the go command (go
+// mod download) if it is not there yet: what an installed schedlab builds
+// the playground's engine from, outside any checkout.
+func ModuleSource(goCmd, version string) (string, error) {
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	cmd := exec.Command(goCmd, "mod", "download", "-json", Module+"@"+version)
+	cmd.Dir = os.TempDir() // outside any module: the argument names the module
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var info struct{ Dir, Error string }
+	if jerr := json.Unmarshal(out, &info); jerr == nil && info.Error != "" {
+		return "", fmt.Errorf("go mod download %s@%s: %s", Module, version, info.Error)
+	}
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("go mod download %s@%s: %s", Module, version, msg)
+	}
+	if info.Dir == "" {
+		return "", fmt.Errorf("go mod download %s@%s gave no directory", Module, version)
+	}
+	return info.Dir, nil
 }
