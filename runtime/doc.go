@@ -39,6 +39,10 @@
 //     netpoll, the M blocked in it, sysmon's poll, deadlines.
 //   - net.go: sockets and the network between hosts: Listen, Accept,
 //     Dial, Read, Write, Close, as internal/poll's FD and the kernel.
+//   - mgc.go: the heap a program allocates and retains, and the GC
+//     cycles the pacer starts (instantaneous so far).
+//   - mgcpacer.go: the pacer's arithmetic: heap goal, memory limit goal,
+//     trigger, cons/mark, the mark workers' split (gcControllerState).
 //   - sema.go: semaphores, and the Mutex and WaitGroup built on them.
 //   - perturb.go: Perturb, the schedules timing would produce (explore).
 //   - event.go: Event, EventKind and Tracer: the event stream.

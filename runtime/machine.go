@@ -22,7 +22,8 @@
 // seeded by Config.Seed. A run is therefore a pure function of the program,
 // the configuration and the seed.
 //
-// What the simulation leaves out: the garbage collector and its workers,
+// What the simulation leaves out: the garbage collector's cycle and its
+// workers (the heap and the pacer are in mgc.go and mgcpacer.go),
 // locked threads (but runtime.main's, startup.go) and cgo, stack growth,
 // and the memory allocator's per-P caches. What it keeps is everything
 // that decides which G runs where and when: the run queues, stealing,
@@ -108,6 +109,13 @@ type Config struct {
 	// goroutines and the locked M0 of its init, before the program's main
 	// (startup.go, --startup=go); false starts main alone on M0 and P0.
 	RuntimeMain bool
+
+	// GOGC is the GC percent at start (GOGC, debug.SetGCPercent; -1 is
+	// off) and MemoryLimit the soft memory limit in bytes (GOMEMLIMIT,
+	// debug.SetMemoryLimit); nil means Go's defaults, DefaultGOGC and
+	// NoMemoryLimit (mgc.go, mgcpacer.go).
+	GOGC        *int32
+	MemoryLimit *int64
 }
 
 // Outcome says how a run ended.
@@ -198,6 +206,7 @@ type Machine struct {
 	goidgen     int64
 	nchan       int64
 	ngalive     int // Gs that are not dead
+	ngsys       int // the runtime's own Gs that are not dead (sched.ngsys)
 	curg        *G  // the G whose coroutine is running, if any
 	handoff     *G  // the G the current action chose to run; Step switches to it
 	mainG       *G  // G1
@@ -233,6 +242,7 @@ type Machine struct {
 	np  netpollState  // the network poller (netpoll.go)
 	cfs *cfsBandwidth // the CPU quota (quota.go), nil without one
 	net *network      // the sockets and the network around the process (net.go), nil until used
+	gc  gcState       // the heap and the collector (mgc.go)
 }
 
 // NewMachine returns a Machine with cfg.Procs idle Ps, ready for Start.
@@ -255,6 +265,7 @@ func NewMachine(cfg Config) *Machine {
 	m.initCosts()
 	m.initPerturb()
 	m.initQuota()
+	m.initGC()
 	return m
 }
 
