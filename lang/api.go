@@ -114,6 +114,13 @@ type Options struct {
 	CPUQuota  float64
 	CPUPeriod int64
 
+	// GOGC and MemoryLimit are the GC percent (-1 off) and the soft
+	// memory limit in bytes at start (runtime.Config.GOGC and
+	// MemoryLimit, --gogc, --memlimit); nil means Go's defaults, 100 and
+	// none.
+	GOGC        *int32
+	MemoryLimit *int64
+
 	// Params are the script's parameters by name, as text: what
 	// param(name, default) returns, converted to the default's type
 	// (--param name=value).

@@ -183,6 +183,8 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		CPUQuota:      opts.CPUQuota,
 		CPUPeriod:     opts.CPUPeriod,
 		RuntimeMain:   opts.RuntimeMain,
+		GOGC:          opts.GOGC,
+		MemoryLimit:   opts.MemoryLimit,
 	}
 }
 
