@@ -120,6 +120,10 @@ type Options struct {
 	// none.
 	GOGC        *int32
 	MemoryLimit *int64
+	// GCCycle is how much of a GC cycle is modelled
+	// (runtime.Config.GCCycle, --gc-cycle): runtime.GCInstant, the zero
+	// value, or runtime.GCStopTheWorld.
+	GCCycle runtime.GCCycle
 
 	// Params are the script's parameters by name, as text: what
 	// param(name, default) returns, converted to the default's type

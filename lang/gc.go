@@ -75,7 +75,12 @@ func alloc(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err != nil {
 		return nil, err
 	}
-	if err := gr.g.Alloc(n); err != nil {
+	stw := gr.mayStopTheWorld()
+	err = gr.g.Alloc(n)
+	if stw {
+		gr.arm()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s: %v", b.Name(), err)
 	}
 	return starlark.None, nil
@@ -88,7 +93,12 @@ func retain(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err != nil {
 		return nil, err
 	}
-	if err := gr.g.Retain(n); err != nil {
+	stw := gr.mayStopTheWorld()
+	err = gr.g.Retain(n)
+	if stw {
+		gr.arm()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s: %v", b.Name(), err)
 	}
 	return starlark.None, nil
@@ -115,8 +125,25 @@ func gc(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err != nil {
 		return nil, err
 	}
+	stw := gr.mayStopTheWorld()
 	gr.g.GC()
+	if stw {
+		gr.arm()
+	}
 	return starlark.None, nil
+}
+
+// mayStopTheWorld reports whether a cycle started by gr stops the world
+// (--gc-cycle=stw), in which case the builtin may give up the processor:
+// the steps gr ran so far are accounted for first, and its budget set
+// again after (gr.arm). Under --gc-cycle=instant a cycle changes nothing
+// and the call is as any other.
+func (gr *goroutine) mayStopTheWorld() bool {
+	if gr.run.opts.GCCycle == runtime.GCInstant {
+		return false
+	}
+	gr.account()
+	return true
 }
 
 // gogc(percent) → int: debug.SetGCPercent; -1 turns the collector off.
@@ -184,6 +211,8 @@ func gcStats(s runtime.GCStats) *starlark.Dict {
 		{"globals", starlark.MakeUint64(s.Globals)},
 		{"dedicated", starlark.MakeInt64(s.Dedicated)},
 		{"fractional", starlark.Float(s.Fractional)},
+		{"pause_total", starlark.MakeInt64(s.PauseTotal)},
+		{"pause_max", starlark.MakeInt64(s.PauseMax)},
 	}
 	d := starlark.NewDict(len(kv))
 	for _, e := range kv {

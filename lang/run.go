@@ -185,6 +185,7 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		RuntimeMain:   opts.RuntimeMain,
 		GOGC:          opts.GOGC,
 		MemoryLimit:   opts.MemoryLimit,
+		GCCycle:       opts.GCCycle,
 	}
 }
 

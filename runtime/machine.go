@@ -116,6 +116,10 @@ type Config struct {
 	// NoMemoryLimit (mgc.go, mgcpacer.go).
 	GOGC        *int32
 	MemoryLimit *int64
+	// GCCycle is how much of a GC cycle is modelled (mgc.go, --gc-cycle):
+	// GCInstant, the zero value, a cycle that takes no time and changes
+	// no schedule; GCStopTheWorld, its two stop-the-world pauses.
+	GCCycle GCCycle
 }
 
 // Outcome says how a run ended.
@@ -614,6 +618,9 @@ func (m *Machine) after(d int64, a action) {
 	a.when = m.when(d) // saturated at the end of the clock (clockend.go)
 	if m.cfs != nil && a.kind != actWorld {
 		a.when = m.throttledWhen(a.when) // the process waits out a throttling
+	}
+	if m.gc.stwUntil != 0 && stwHolds(a.kind) {
+		a.when = m.stwWhen(a.when) // the process waits for the world to start (mgc.go)
 	}
 	a.seq = m.seq
 	if a.kind != actSysmon {

@@ -25,9 +25,9 @@
 // Go checks the trigger when an mcache refills a span, so a cycle can
 // start a span's worth of bytes late; here every allocation checks it.
 //
-// The cycle. Until the phases of a cycle are modelled (its two
-// stop-the-world pauses, the mark workers on Ps, assists, the sweep), a
-// cycle is instantaneous and changes no schedule: gcStart calls
+// The cycle, under GCInstant (the default). Until the phases of a cycle
+// are modelled (the mark workers on Ps, assists, the sweep), a cycle is
+// instantaneous and changes no schedule: gcStart calls
 // startCycle (which computes the worker split, kept for stats), the mark
 // finds the retained heap, the goroutines' stacks and the globals
 // (gcMarkDone → endCycle), and mark termination resets the pacer to the
@@ -37,19 +37,68 @@
 // reaches the trigger and schedules exactly as before; so does one that
 // allocates, since an instant cycle moves no clock and takes no P.
 //
+// Under GCStopTheWorld (--gc-cycle=stw) the cycle has its two pauses: the
+// G that starts it stops the world for sweep termination (gcStart →
+// stopTheWorldWithSema(stwGCSweepTerm): every other P stops, a G running
+// there is preempted into its runnext, idle and syscall Ps are taken),
+// holds it for the costs profile's gc_sweep_term, then, the mark taking
+// no time yet, for gc_mark_term (gcMarkDone → stopTheWorldWithSema
+// (stwGCMarkTerm), gcMarkTermination), and starts the world
+// (startTheWorldWithSema). While the world is stopped nothing of the
+// process runs; the world outside goes on, and a syscall that returns
+// finds no P (exitsyscall0).
+//
 // Invariants:
 //
 //   - 0 <= retained and retained <= heapLive: retained bytes were counted
 //     into heapLive when retained, and a cycle resets heapLive to them;
 //   - no cycle is running between two builtin calls (gcphase == _GCoff):
-//     a cycle starts and ends within the call that triggers it.
+//     a cycle starts and ends within the call that triggers it;
+//   - stwUntil is 0 unless a G holds the stopped world for a pause, and
+//     then no action of the process but that G's resumption and syscall
+//     returns is due before it.
 
 package runtime
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 )
+
+// GCCycle says how much of a GC cycle the Machine models (Config.GCCycle).
+// Each value models what the one before it does, and more.
+type GCCycle uint8
+
+// How much of a cycle is modelled.
+const (
+	GCInstant      GCCycle = iota // a cycle takes no time and changes no schedule
+	GCStopTheWorld                // sweep termination and mark termination stop the world
+)
+
+var gcCycleNames = [...]string{GCInstant: "instant", GCStopTheWorld: "stw"}
+
+func (c GCCycle) String() string {
+	if int(c) < len(gcCycleNames) {
+		return gcCycleNames[c]
+	}
+	return fmt.Sprintf("GCCycle(%d)", int(c))
+}
+
+// GCCycleNames are the names ParseGCCycle takes, in order.
+func GCCycleNames() []string { return gcCycleNames[:] }
+
+// ParseGCCycle returns the GCCycle called name ("instant" or "stw").
+func ParseGCCycle(name string) (GCCycle, error) {
+	for i, n := range gcCycleNames {
+		if n == name {
+			return GCCycle(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown GC cycle model %q: want %s", name, strings.Join(gcCycleNames[:], " or "))
+}
 
 // gcState is the heap and the collector's part of the Machine.
 type gcState struct {
@@ -60,6 +109,10 @@ type gcState struct {
 	forced         int64   // of those, by GC (runtime.GC, work.userForced)
 	lastDedicated  int64   // the last cycle's dedicated workers
 	lastFractional float64 // and its fractional utilization goal
+
+	stwUntil   int64 // the world is stopped until then (GCStopTheWorld), or 0
+	pauseTotal int64 // ns of stop-the-world pauses in all
+	pauseMax   int64 // the longest pause
 }
 
 // initGC sets up the heap and the pacer with the configuration's GOGC and
@@ -89,11 +142,12 @@ func (m *Machine) gcSyncMapped() {
 	c.mappedReady = c.totalAlloc - c.totalFree + m.stackBytes()
 }
 
-// mallocgc counts n more bytes of heap, retained or not, and starts a
-// cycle if the heap has reached the trigger. The caller has checked n.
-// Mirrors mallocgc's accounting (gcController.update, memstats'
-// totalAlloc) and its trigger test (gcTrigger.test with gcTriggerHeap).
-func (m *Machine) mallocgc(n int64, retain bool) {
+// mallocgc counts n more bytes of heap allocated by g, retained or not,
+// and starts a cycle if the heap has reached the trigger. The caller has
+// checked n. Mirrors mallocgc's accounting (gcController.update,
+// memstats' totalAlloc) and its trigger test (gcTrigger.test with
+// gcTriggerHeap).
+func (m *Machine) mallocgc(g *G, n int64, retain bool) {
 	c := &m.gc.ctl
 	c.heapLive += uint64(n)
 	c.totalAlloc += uint64(n)
@@ -102,32 +156,44 @@ func (m *Machine) mallocgc(n int64, retain bool) {
 	}
 	m.gcSyncMapped()
 	if trigger, _ := c.trigger(); c.heapLive >= trigger {
-		m.gcStart(false)
+		m.gcStart(g, false)
 	}
 }
 
-// gcStart runs one cycle, started by the heap reaching the trigger or
-// forced by GC. The cycle is instantaneous (see the top of the file).
-// Mirrors gcStart, gcMarkDone and gcMarkTermination's pacer calls.
-func (m *Machine) gcStart(forced bool) {
+// gcStart runs one cycle on g, started by the heap reaching the trigger
+// or forced by GC. Under GCInstant the cycle takes no time (see the top
+// of the file); under GCStopTheWorld g stops the world for sweep
+// termination and again for mark termination, each for its pause cost,
+// and the mark between them takes no time. Mirrors gcStart, gcMarkDone
+// and gcMarkTermination.
+func (m *Machine) gcStart(g *G, forced bool) {
 	c := &m.gc.ctl
 	procs := int(m.gomaxprocs)
 	m.gcSyncMapped()
-
-	// Sweep termination, then the start of the mark.
-	c.startCycle(m.now, procs)
 	m.gc.cycles++
 	if forced {
 		m.gc.forced++
 	}
+	stw := m.cfg.GCCycle >= GCStopTheWorld
+	if stw {
+		m.stopTheWorldGC(g, CostGCSweepTerm, "GC sweep termination")
+	}
+
+	// Sweep termination, then the start of the mark.
+	c.startCycle(m.now, procs)
 	m.gc.lastDedicated = c.dedicatedMarkWorkersNeeded
 	m.gc.lastFractional = c.fractionalUtilizationGoal
 
 	// The mark: the retained heap, every goroutine's stack, the globals.
+	// With no mark workers modelled yet it takes no time, and the world
+	// is not started between the two pauses.
 	marked := uint64(m.gc.retained)
 	c.heapScanWork = int64(marked)
 	c.stackScanWork = int64(m.stackBytes())
 	c.globalsScanWork = int64(c.globalsScan)
+	if stw {
+		m.gcPause(g, CostGCMarkTerm, "GC mark termination")
+	}
 	c.endCycle(m.now, procs)
 
 	// Mark termination: the unmarked bytes are garbage, which the sweep
@@ -136,6 +202,98 @@ func (m *Machine) gcStart(forced bool) {
 	c.resetLive(marked)
 	m.gcSyncMapped()
 	c.commit(false)
+	if stw {
+		m.startTheWorld()
+	}
+}
+
+// stopTheWorldGC stops every P but g's, as stopTheWorldWithSema does for
+// the collector, and holds the world stopped for the pause of cost k.
+// Besides what stopTheWorld does to running Ps (their Gs preempted into
+// their runnext, their Ms parked), idle Ps and Ps in a syscall are taken
+// too (_Pgcstop): a G leaving its syscall during the pause finds no P.
+// Mirrors stopTheWorldWithSema.
+func (m *Machine) stopTheWorldGC(g *G, k CostKind, reason string) {
+	m.stopTheWorld(g)
+	for _, pp := range m.allp[:m.gomaxprocs] {
+		switch pp.status {
+		case Pidle:
+			m.pidleRemove(pp)
+			pp.status = Pgcstop
+		case Psyscall:
+			pp.status = Pgcstop
+			m.emit(EvProcSteal, pp, nil, nil, nil, -1, 0, "")
+		}
+	}
+	m.gcPause(g, k, reason)
+}
+
+// gcPause holds the stopped world for the pause of cost k: g's M does the
+// pause's work on its P, and every other action of the process due before
+// the pause ends (a timer, a thread's wake-up, sysmon) waits until g has
+// started the world again, so that a timer due on a stopped P is not
+// lost. Two things go on: the world outside, and a syscall's return,
+// which finds no P and queues its G globally as exitsyscall0 does while
+// the world is stopped.
+func (m *Machine) gcPause(g *G, k CostKind, reason string) {
+	d := m.costOf(k)
+	m.gc.pauseTotal = addWhen(m.gc.pauseTotal, d)
+	m.gc.pauseMax = max(m.gc.pauseMax, d)
+	if d <= 0 {
+		return
+	}
+	end := m.when(d)
+	m.after(d, action{kind: actResume, gp: g, gen: g.gen})
+	m.gc.stwUntil = end
+	m.stwDefer(end)
+	g.workLeft = d
+	g.co.yield()
+	m.gc.stwUntil = 0
+}
+
+// stwDefer moves every queued action of the process due by end (but g's
+// resumption, the last queued) to end, after it: in the order they were
+// queued, with new sequence numbers.
+func (m *Machine) stwDefer(end int64) {
+	var moved []action
+	kept := m.actions[:0]
+	for _, a := range m.actions {
+		if a.seq != m.seq && stwHolds(a.kind) && a.when <= end {
+			moved = append(moved, a) // not g's own resumption, queued just now
+		} else {
+			kept = append(kept, a)
+		}
+	}
+	slices.SortFunc(moved, func(a, b action) int {
+		if c := cmp.Compare(a.when, b.when); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	for i := range moved {
+		m.seq++
+		moved[i].when, moved[i].seq = end, m.seq
+	}
+	m.actions = append(kept, moved...)
+	slices.SortFunc(m.actions, func(a, b action) int {
+		if c := cmp.Compare(a.when, b.when); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+}
+
+// stwHolds reports whether an action of kind k waits for the world to
+// start: all but the world outside and a syscall's return.
+func stwHolds(k uint8) bool { return k != actWorld && k != actSyscallDone }
+
+// stwWhen returns when an action of the process queued for when can run
+// while the world is stopped for a GC pause: not before g starts it again.
+func (m *Machine) stwWhen(when int64) int64 {
+	if when <= m.gc.stwUntil {
+		return m.gc.stwUntil
+	}
+	return when
 }
 
 // checkSize returns an error unless n bytes can be added to a heap of
@@ -157,7 +315,7 @@ func (g *G) Alloc(n int64) error {
 	if err := checkSize(n, g.m.gc.ctl.heapLive); err != nil {
 		return err
 	}
-	g.m.mallocgc(n, false)
+	g.m.mallocgc(g, n, false)
 	return nil
 }
 
@@ -169,7 +327,7 @@ func (g *G) Retain(n int64) error {
 	if err := checkSize(n, g.m.gc.ctl.heapLive); err != nil {
 		return err
 	}
-	g.m.mallocgc(n, true)
+	g.m.mallocgc(g, n, true)
 	return nil
 }
 
@@ -191,7 +349,7 @@ func (g *G) ReleaseHeap(n int64) error {
 // (runtime.GC: gcStart with gcTriggerCycle).
 func (g *G) GC() {
 	g.check()
-	g.m.gcStart(true)
+	g.m.gcStart(g, true)
 }
 
 // SetGCPercent sets GOGC and returns the previous value; a negative
@@ -236,6 +394,8 @@ type GCStats struct {
 	Globals      uint64  // the globals it counts
 	Dedicated    int64   // the last cycle's dedicated mark workers
 	Fractional   float64 // the last cycle's fractional utilization goal per P
+	PauseTotal   int64   // ns the world was stopped for the collector, in all (GCStopTheWorld)
+	PauseMax     int64   // the longest of those pauses
 }
 
 // GCStats returns the heap and the collector's counters.
@@ -259,5 +419,7 @@ func (m *Machine) GCStats() GCStats {
 		Globals:      c.globalsScan,
 		Dedicated:    m.gc.lastDedicated,
 		Fractional:   m.gc.lastFractional,
+		PauseTotal:   m.gc.pauseTotal,
+		PauseMax:     m.gc.pauseMax,
 	}
 }

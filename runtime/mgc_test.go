@@ -184,3 +184,124 @@ func TestGCAllocationSchedulesAsBefore(t *testing.T) {
 		t.Errorf("allocation changed the schedule:\nwith:\n%s\nwithout:\n%s", with, without)
 	}
 }
+
+// stwTrace runs main under GCStopTheWorld on two Ps with pauses of 50µs
+// (sweep termination) and 20µs (mark termination) and nothing else
+// costing time, and returns the events as text lines.
+func stwTrace(t *testing.T, main func(g *G, log func(string, ...any)) error) (string, *Machine) {
+	t.Helper()
+	var b strings.Builder
+	cfg := Config{Procs: 2, GCCycle: GCStopTheWorld, Costs: costsOf(CostGCSweepTerm, 50_000, CostGCMarkTerm, 20_000)}
+	cfg.Tracer = TracerFunc(func(ev *Event) {
+		if ev.Kind == EvGoPreempt || ev.Kind == EvGoSyscallEnd || ev.Kind == EvProcSteal || ev.Kind == EvTimerFire {
+			fmt.Fprintf(&b, "%s %v G%d P%d %d %s\n", FormatDuration(ev.Time), ev.Kind, ev.G, ev.P, ev.Arg, ev.Reason)
+		}
+	})
+	m := NewMachine(cfg)
+	m.Start(func(g *G) error { return main(g, func(f string, a ...any) { fmt.Fprintf(&b, f+"\n", a...) }) })
+	res := *m.Run()
+	if res.Outcome != Exited {
+		t.Fatalf("outcome %v: %v", res.Outcome, res.Err)
+	}
+	return b.String(), m
+}
+
+// A cycle under GCStopTheWorld stops the world twice: a goroutine working
+// on the other P is preempted into its P's runnext (stopTheWorldWithSema)
+// and goes on once the world starts, 70µs later (50µs of sweep
+// termination, 20µs of mark termination), its work pushed back by as
+// much; the goroutine that started the cycle holds its P meanwhile.
+// Without the pause (gcPause charging nothing) the worker would end at
+// 1.1ms; without the stop (no stopTheWorldGC) it would not be preempted.
+func TestGCStopTheWorldPreemptsAndPauses(t *testing.T) {
+	const us = 1000
+	out, m := stwTrace(t, func(g *G, log func(string, ...any)) error {
+		mm := g.Machine()
+		done, _ := mm.NewChan(1)
+		g.Go(func(g *G) error {
+			g.Work(1000 * us)
+			log("%s worker done", FormatDuration(g.Now()))
+			return g.Send(done, 1)
+		}, "worker")
+		g.Work(100 * us) // the worker is stolen by P1 meanwhile
+		g.GC()
+		log("%s GC returned", FormatDuration(g.Now()))
+		g.Recv(done)
+		return nil
+	})
+	want := "100µs GoPreempt G2 P1 1 \n170µs GC returned\n1.07ms worker done\n"
+	if out != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+	if s := m.GCStats(); s.PauseTotal != 70*us || s.PauseMax != 50*us || s.Cycles != 1 {
+		t.Errorf("pauses %d total, %d max, %d cycles; want 70µs, 50µs, 1", s.PauseTotal, s.PauseMax, s.Cycles)
+	}
+}
+
+// During a pause nothing of the process runs. A syscall that returns
+// meanwhile finds its P taken (_Pgcstop, a ProcSteal) and no other: its G
+// goes to the global queue ("no p", exitsyscall0) and runs once the world
+// starts. A timer due meanwhile on a stopped P fires when the world
+// starts, on that P. Without stwDefer the timer's wake-up finds no P and
+// is lost: the sleeper is only found later, by a steal.
+func TestGCStopTheWorldHoldsSyscallsAndTimers(t *testing.T) {
+	const us = 1000
+	out, _ := stwTrace(t, func(g *G, log func(string, ...any)) error {
+		mm := g.Machine()
+		done, _ := mm.NewChan(2)
+		g.Go(func(g *G) error {
+			g.Syscall(40 * us)
+			log("%s syscall over", FormatDuration(g.Now()))
+			return g.Send(done, 1)
+		}, "syscaller")
+		g.Go(func(g *G) error {
+			g.Work(5 * us)
+			g.Sleep(30 * us)
+			log("%s slept", FormatDuration(g.Now()))
+			return g.Send(done, 1)
+		}, "sleeper")
+		g.Work(10 * us) // P1 runs the syscaller, then the sleeper
+		g.Sleep(5 * us)
+		g.GC()
+		log("%s GC returned", FormatDuration(g.Now()))
+		g.Work(100 * us) // P0 stays busy: the others run on P1
+		g.Recv(done)
+		g.Recv(done)
+		return nil
+	})
+	want := `15µs TimerFire G0 P0 15000 sleep
+15µs ProcSteal G0 P1 0 
+40µs GoSyscallEnd G2 P-1 0 no p
+85µs GC returned
+85µs syscall over
+85µs TimerFire G0 P1 45000 sleep
+85µs slept
+`
+	if out != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+// A timer due during a pause on a stopped P fires when the world starts,
+// though nothing else wakes that P: stwDefer holds its wake-up until
+// then. Without it the wake-up finds no P during the pause and is lost,
+// and the sleeper waits until the other P is free to steal it, 1ms on.
+func TestGCStopTheWorldKeepsTimers(t *testing.T) {
+	const us = 1000
+	out, _ := stwTrace(t, func(g *G, log func(string, ...any)) error {
+		done, _ := g.Machine().NewChan(1)
+		g.Go(func(g *G) error {
+			g.Sleep(30 * us)
+			log("%s slept", FormatDuration(g.Now()))
+			return g.Send(done, 1)
+		}, "sleeper")
+		g.Work(10 * us) // P1 runs the sleeper
+		g.GC()
+		g.Work(1000 * us)
+		g.Recv(done)
+		return nil
+	})
+	if !strings.Contains(out, "80µs slept") {
+		t.Errorf("the sleeper did not wake when the world started at 80µs:\n%s", out)
+	}
+}

@@ -77,6 +77,7 @@ type Settings struct {
 	Startup       string        // how the run starts: "go" (runtime.main's start-up) or "bare" (--startup)
 	GOGC          int32         // the GC percent at start, -1 for off (--gogc)
 	MemLimit      int64         // the soft memory limit in bytes at start; runtime.NoMemoryLimit for none (--memlimit)
+	GCCycle       string        // how much of a GC cycle is modelled: "instant" or "stw" (--gc-cycle)
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
@@ -113,6 +114,7 @@ func NewSettings() *Settings {
 		Startup:     "bare",
 		GOGC:        runtime.DefaultGOGC,
 		MemLimit:    runtime.NoMemoryLimit,
+		GCCycle:     "instant",
 		set:         map[string]bool{},
 	}
 }
@@ -130,6 +132,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var((*positiveDuration)(&s.CPUPeriod), "cpu-period", "the CFS period `D` of --cpu-quota (cpu.cfs_period_us; default 100ms)")
 	fs.Var((*gogcFlag)(&s.GOGC), "gogc", "the garbage collector's GOGC `PERCENT` at start, or off (-1): the heap may grow by that percent of the live heap, stacks and globals before a cycle (debug.SetGCPercent; default 100; see docs/runtime.md)")
 	fs.Var((*memLimitFlag)(&s.MemLimit), "memlimit", "the soft memory limit `SIZE` at start, such as 64MiB, or off: GOMEMLIMIT, the heap goal stays under it less the stacks and 3% (debug.SetMemoryLimit; default off)")
+	fs.Var(&choice{&s.GCCycle, runtime.GCCycleNames()}, "gc-cycle", "how much of a GC cycle to model (`instant|stw`): instant, a cycle that takes no time and changes no schedule; stw, its sweep termination and mark termination stop the world for their pauses from the costs profile (see docs/runtime.md)")
 	fs.Var(&s.Params, "param", "set the script's parameter `NAME=VALUE`, which param(NAME, default) returns, converted to the default's type (repeat the flag for several)")
 	fs.Var((*virtualDuration)(&s.NetLatency), "net-latency", "the one-way latency `D` of the network between two sockets, such as 50µs (default: loopback's, measured on the machine the default profile comes from; see docs/language.md)")
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
@@ -187,6 +190,9 @@ func (s *Settings) Header() trace.Header {
 	}
 	if s.MemLimit != runtime.NoMemoryLimit {
 		kv = append(kv, trace.KV{Key: "memlimit", Value: (*memLimitFlag)(&s.MemLimit).String()})
+	}
+	if s.GCCycle != "instant" {
+		kv = append(kv, trace.KV{Key: "gc-cycle", Value: s.GCCycle})
 	}
 	for _, p := range s.Params.sorted() {
 		kv = append(kv, trace.KV{Key: "param." + p[0], Value: p[1]})
@@ -507,6 +513,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		Sched:         s.Policy(),
 		RuntimeMain:   s.Startup == "go",
 	}
+	opts.GCCycle, _ = runtime.ParseGCCycle(s.GCCycle) // the flag has checked it
 	if s.GOGC != runtime.DefaultGOGC {
 		gogc := s.GOGC
 		opts.GOGC = &gogc
