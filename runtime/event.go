@@ -53,6 +53,10 @@ const (
 	EvNetpoll                  // P's M (or sysmon, no P) polled the network and made Arg Gs runnable (netpoll); Reason = "findRunnable", "sysmon" or "block" (the M blocked in netpoll returned)
 	EvMNetpoll                 // M found nothing to do and blocked in netpoll until an arrival or the next timer (findRunnable)
 	EvThrottle                 // the process used its CPU quota for the period: every thread stops for Arg ns, until the period ends (CFS bandwidth control, quota.go)
+	EvGCBegin                  // G started GC cycle Arg (gcStart), only with --gc-cycle=stw; Reason = "heap" (its allocation reached the trigger) or "forced" (runtime.GC)
+	EvGCEnd                    // GC cycle Arg ended (gcMarkTermination), only with --gc-cycle=stw
+	EvSTWBegin                 // G stopped the world (stopTheWorldWithSema); Reason = why, in Go's words: "GC sweep termination" or "GC mark termination"
+	EvSTWEnd                   // the pause of a stop-the-world ended after Arg ns; Reason = why, as in its STWBegin
 	evKindCount
 )
 
@@ -86,6 +90,10 @@ var eventNames = [...]string{
 	EvNetpoll:        "Netpoll",
 	EvMNetpoll:       "MNetpoll",
 	EvThrottle:       "Throttle",
+	EvGCBegin:        "GCBegin",
+	EvGCEnd:          "GCEnd",
+	EvSTWBegin:       "STWBegin",
+	EvSTWEnd:         "STWEnd",
 }
 
 func (k EventKind) String() string {

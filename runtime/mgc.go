@@ -176,6 +176,11 @@ func (m *Machine) gcStart(g *G, forced bool) {
 	}
 	stw := m.cfg.GCCycle >= GCStopTheWorld
 	if stw {
+		why := "heap"
+		if forced {
+			why = "forced"
+		}
+		m.emit(EvGCBegin, g.mp.p, g.mp, g, nil, -1, m.gc.cycles, why)
 		m.stopTheWorldGC(g, CostGCSweepTerm, "GC sweep termination")
 	}
 
@@ -192,6 +197,7 @@ func (m *Machine) gcStart(g *G, forced bool) {
 	c.stackScanWork = int64(m.stackBytes())
 	c.globalsScanWork = int64(c.globalsScan)
 	if stw {
+		m.emit(EvSTWBegin, g.mp.p, g.mp, g, nil, -1, 0, "GC mark termination")
 		m.gcPause(g, CostGCMarkTerm, "GC mark termination")
 	}
 	c.endCycle(m.now, procs)
@@ -204,6 +210,7 @@ func (m *Machine) gcStart(g *G, forced bool) {
 	c.commit(false)
 	if stw {
 		m.startTheWorld()
+		m.emit(EvGCEnd, g.mp.p, g.mp, g, nil, -1, m.gc.cycles, "")
 	}
 }
 
@@ -214,6 +221,7 @@ func (m *Machine) gcStart(g *G, forced bool) {
 // too (_Pgcstop): a G leaving its syscall during the pause finds no P.
 // Mirrors stopTheWorldWithSema.
 func (m *Machine) stopTheWorldGC(g *G, k CostKind, reason string) {
+	m.emit(EvSTWBegin, g.mp.p, g.mp, g, nil, -1, 0, reason)
 	m.stopTheWorld(g)
 	for _, pp := range m.allp[:m.gomaxprocs] {
 		switch pp.status {
@@ -235,11 +243,13 @@ func (m *Machine) stopTheWorldGC(g *G, k CostKind, reason string) {
 // lost. Two things go on: the world outside, and a syscall's return,
 // which finds no P and queues its G globally as exitsyscall0 does while
 // the world is stopped.
+// The pause ends with an STWEnd, whose STWBegin the caller emitted.
 func (m *Machine) gcPause(g *G, k CostKind, reason string) {
-	d := m.costOf(k)
+	d := max(m.costOf(k), 0)
 	m.gc.pauseTotal = addWhen(m.gc.pauseTotal, d)
 	m.gc.pauseMax = max(m.gc.pauseMax, d)
-	if d <= 0 {
+	defer func() { m.emit(EvSTWEnd, g.mp.p, g.mp, g, nil, -1, d, reason) }()
+	if d == 0 {
 		return
 	}
 	end := m.when(d)

@@ -193,7 +193,8 @@ func stwTrace(t *testing.T, main func(g *G, log func(string, ...any)) error) (st
 	var b strings.Builder
 	cfg := Config{Procs: 2, GCCycle: GCStopTheWorld, Costs: costsOf(CostGCSweepTerm, 50_000, CostGCMarkTerm, 20_000)}
 	cfg.Tracer = TracerFunc(func(ev *Event) {
-		if ev.Kind == EvGoPreempt || ev.Kind == EvGoSyscallEnd || ev.Kind == EvProcSteal || ev.Kind == EvTimerFire {
+		switch ev.Kind {
+		case EvGoPreempt, EvGoSyscallEnd, EvProcSteal, EvTimerFire, EvGCBegin, EvGCEnd, EvSTWBegin, EvSTWEnd:
 			fmt.Fprintf(&b, "%s %v G%d P%d %d %s\n", FormatDuration(ev.Time), ev.Kind, ev.G, ev.P, ev.Arg, ev.Reason)
 		}
 	})
@@ -229,7 +230,16 @@ func TestGCStopTheWorldPreemptsAndPauses(t *testing.T) {
 		g.Recv(done)
 		return nil
 	})
-	want := "100µs GoPreempt G2 P1 1 \n170µs GC returned\n1.07ms worker done\n"
+	want := `100µs GCBegin G1 P0 1 forced
+100µs STWBegin G1 P0 0 GC sweep termination
+100µs GoPreempt G2 P1 1 
+150µs STWEnd G1 P0 50000 GC sweep termination
+150µs STWBegin G1 P0 0 GC mark termination
+170µs STWEnd G1 P0 20000 GC mark termination
+170µs GCEnd G1 P0 1 
+170µs GC returned
+1.07ms worker done
+`
 	if out != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
@@ -270,8 +280,14 @@ func TestGCStopTheWorldHoldsSyscallsAndTimers(t *testing.T) {
 		return nil
 	})
 	want := `15µs TimerFire G0 P0 15000 sleep
+15µs GCBegin G1 P0 1 forced
+15µs STWBegin G1 P0 0 GC sweep termination
 15µs ProcSteal G0 P1 0 
 40µs GoSyscallEnd G2 P-1 0 no p
+65µs STWEnd G1 P0 50000 GC sweep termination
+65µs STWBegin G1 P0 0 GC mark termination
+85µs STWEnd G1 P0 20000 GC mark termination
+85µs GCEnd G1 P0 1 
 85µs GC returned
 85µs syscall over
 85µs TimerFire G0 P1 45000 sleep

@@ -59,7 +59,11 @@ var kindFields = [...]fieldSet{
 	runtime.EvNetReady:       listed | useArg | useReason,         // descriptor, mode
 	runtime.EvNetpoll:        listed | useArg | useReason,         // Gs made runnable, who polled
 	runtime.EvMNetpoll:       listed,
-	runtime.EvThrottle:       listed | useArg, // how long
+	runtime.EvThrottle:       listed | useArg,             // how long
+	runtime.EvGCBegin:        listed | useArg | useReason, // cycle, "heap" or "forced"
+	runtime.EvGCEnd:          listed | useArg,             // cycle
+	runtime.EvSTWBegin:       listed | useReason,          // why, in Go's words
+	runtime.EvSTWEnd:         listed | useArg | useReason, // how long, why
 }
 
 // kindListed reports whether k is in kindFields.
