@@ -121,6 +121,17 @@ type Options struct {
 	// most that many threads run at a time; 0 gives every thread a CPU.
 	CPUs int
 
+	// GOGC and MemoryLimit are the GC percent (-1 off) and the soft
+	// memory limit in bytes at start (runtime.Config.GOGC and
+	// MemoryLimit, --gogc, --memlimit); nil means Go's defaults, 100 and
+	// none.
+	GOGC        *int32
+	MemoryLimit *int64
+	// GCCycle is how much of a GC cycle is modelled
+	// (runtime.Config.GCCycle, --gc-cycle): runtime.GCInstant, the zero
+	// value, or runtime.GCStopTheWorld.
+	GCCycle runtime.GCCycle
+
 	// Params are the script's parameters by name, as text: what
 	// param(name, default) returns, converted to the default's type
 	// (--param name=value).

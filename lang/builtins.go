@@ -30,6 +30,7 @@ type builtinFunc func(r *run, thread *starlark.Thread, b *starlark.Builtin, args
 var builtins = map[string]builtinFunc{
 	"after":         after,
 	"after_func":    afterFunc,
+	"alloc":         alloc,
 	"assert":        assert_,
 	"atomic_int":    atomicInt,
 	"background":    background,
@@ -38,10 +39,13 @@ var builtins = map[string]builtinFunc{
 	"cond":          cond,
 	"current":       current,
 	"dial":          dial,
+	"gc":            gc,
+	"gogc":          gogc,
 	"gomaxprocs":    gomaxprocs,
 	"gosched":       gosched,
 	"is_error":      isError,
 	"listen":        listen,
+	"memlimit":      memlimit,
 	"mutex":         mutex,
 	"nil_chan":      nilChan,
 	"now":           now,
@@ -52,6 +56,8 @@ var builtins = map[string]builtinFunc{
 	"printf":        printf,
 	"println":       println_,
 	"ready":         ready,
+	"release":       release,
+	"retain":        retain,
 	"rwmutex":       rwmutex,
 	"sched":         sched,
 	"select":        select_,
@@ -451,7 +457,8 @@ func gomaxprocs(r *run, thread *starlark.Thread, b *starlark.Builtin, args starl
 	return starlark.MakeInt(prev), nil
 }
 
-// stats() → dict: the scheduler's counters, in Machine.Counters order.
+// stats() → dict: the scheduler's counters, in Machine.Counters order,
+// then "gc", the heap and the collector's (gcStats).
 func stats(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
@@ -461,11 +468,14 @@ func stats(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 		return nil, err
 	}
 	cs := gr.g.Machine().Counters()
-	d := starlark.NewDict(len(cs))
+	d := starlark.NewDict(len(cs) + 1)
 	for _, c := range cs {
 		if err := d.SetKey(starlark.String(c.Name), starlark.MakeInt64(c.Value)); err != nil {
 			return nil, err
 		}
+	}
+	if err := d.SetKey(starlark.String("gc"), gcStats(gr.g.Machine().GCStats())); err != nil {
+		return nil, err
 	}
 	return d, nil
 }

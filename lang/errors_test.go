@@ -159,6 +159,24 @@ created by <toplevel> in goroutine 1
 			stderr: "panic: sync: negative WaitGroup counter\n\ngoroutine 1 [running]:\n  main.star:1:16: in <toplevel>\n",
 		},
 		{
+			name:   "negative allocation",
+			files:  map[string]string{"main.star": "alloc(64)\nalloc(-5)\n"},
+			code:   2,
+			stderr: "panic: alloc: negative size -5\n\ngoroutine 1 [running]:\n  main.star:2:6: in <toplevel>\n",
+		},
+		{
+			name:   "retain overflows the heap",
+			files:  map[string]string{"main.star": "def f():\n    retain(1 << 62)\n    retain(1 << 62)\n\nf()\n"},
+			code:   2,
+			stderr: "panic: retain: the heap would overflow: 4611686018427387904 bytes on a heap of 4611686018427387904\n\ngoroutine 1 [running]:\n  main.star:3:11: in f\n  main.star:5:2: in <toplevel>\n",
+		},
+		{
+			name:   "gogc below -1",
+			files:  map[string]string{"main.star": "gogc(-2)\n"},
+			code:   2,
+			stderr: "panic: gogc: percent -2 is below -1 (off)\n\ngoroutine 1 [running]:\n  main.star:1:5: in <toplevel>\n",
+		},
+		{
 			name: "deadlock",
 			files: map[string]string{"main.star": `a = chan()
 b = chan()

@@ -185,6 +185,9 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		CPUs:          opts.CPUs,
 		Chooser:       opts.Chooser,
 		RuntimeMain:   opts.RuntimeMain,
+		GOGC:          opts.GOGC,
+		MemoryLimit:   opts.MemoryLimit,
+		GCCycle:       opts.GCCycle,
 	}
 }
 

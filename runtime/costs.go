@@ -37,6 +37,12 @@
 //	                 (the OS runs something else: an interrupt, another
 //	                 thread): charged only with Perturb.Stalls
 //	stall_every      how much a thread runs between two stalls
+//	gc_sweep_term    the GC's sweep termination pause, the world stopped
+//	                 (gcStart: stopTheWorldWithSema(stwGCSweepTerm) to
+//	                 startTheWorldWithSema); charged only with
+//	                 Config.GCCycle = GCStopTheWorld
+//	gc_mark_term     the GC's mark termination pause (gcMarkDone:
+//	                 stopTheWorldWithSema(stwGCMarkTerm), gcMarkTermination)
 //
 // The zero profile (ZeroCosts, --costs=zero) is the textbook model: only
 // work, syscall, sleep and timers move the clock, and a goroutine's code
@@ -96,13 +102,15 @@ const (
 	CostRunnextSleep                   // runqgrab's usleep(3) before taking a running P's runnext
 	CostStall                          // a thread losing its CPU while it runs Go code
 	CostStallEvery                     // a thread's running time between two stalls
+	CostGCSweepTerm                    // the GC's sweep termination stop-the-world pause
+	CostGCMarkTerm                     // the GC's mark termination stop-the-world pause
 	NumCosts                           // the number of costs
 )
 
 var costNames = [NumCosts]string{
 	"step", "newproc", "switch", "gosched", "wakeup", "newm",
 	"syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass",
-	"runnext_sleep", "stall", "stall_every",
+	"runnext_sleep", "stall", "stall_every", "gc_sweep_term", "gc_mark_term",
 }
 
 // String returns the cost's name in the file format ("syscall_enter").

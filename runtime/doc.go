@@ -44,6 +44,10 @@
 //     Dial, Read, Write, Close, as internal/poll's FD and the kernel.
 //   - traffic.go: load from hosts outside the process (a wrk2 of the
 //     simulated world).
+//   - mgc.go: the heap a program allocates and retains, and the GC
+//     cycles the pacer starts (instantaneous so far).
+//   - mgcpacer.go: the pacer's arithmetic: heap goal, memory limit goal,
+//     trigger, cons/mark, the mark workers' split (gcControllerState).
 //   - sema.go: semaphores, and the Mutex and WaitGroup built on them.
 //   - syncx.go: RWMutex, Cond and x/sync's Weighted, on the same queues.
 //   - startup.go: what runtime.main does before main.main (--startup=go).

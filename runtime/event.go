@@ -55,6 +55,10 @@ const (
 	EvThrottle                 // the process used its CPU quota for the period: every thread stops for Arg ns, until the period ends (CFS bandwidth control, quota.go)
 	EvMOffCPU                  // M wants a CPU and has none (Config.CPUs, cpus.go): Reason "busy" (every CPU taken) or "slice" (the OS took it at the end of its time slice); Arg = threads waiting
 	EvMOnCPU                   // M got a CPU after waiting Arg ns (cpus.go)
+	EvGCBegin                  // G started GC cycle Arg (gcStart), only with --gc-cycle=stw; Reason = "heap" (its allocation reached the trigger) or "forced" (runtime.GC)
+	EvGCEnd                    // GC cycle Arg ended (gcMarkTermination), only with --gc-cycle=stw
+	EvSTWBegin                 // G stopped the world (stopTheWorldWithSema); Reason = why, in Go's words: "GC sweep termination" or "GC mark termination"
+	EvSTWEnd                   // the pause of a stop-the-world ended after Arg ns; Reason = why, as in its STWBegin
 	evKindCount
 )
 
@@ -90,6 +94,10 @@ var eventNames = [...]string{
 	EvThrottle:       "Throttle",
 	EvMOffCPU:        "MOffCPU",
 	EvMOnCPU:         "MOnCPU",
+	EvGCBegin:        "GCBegin",
+	EvGCEnd:          "GCEnd",
+	EvSTWBegin:       "STWBegin",
+	EvSTWEnd:         "STWEnd",
 }
 
 func (k EventKind) String() string {

@@ -22,7 +22,8 @@
 // seeded by Config.Seed. A run is therefore a pure function of the program,
 // the configuration and the seed.
 //
-// What the simulation leaves out: the garbage collector and its workers,
+// What the simulation leaves out: the garbage collector's cycle and its
+// workers (the heap and the pacer are in mgc.go and mgcpacer.go),
 // locked threads (but runtime.main's, startup.go) and cgo, stack growth,
 // and the memory allocator's per-P caches. What it keeps is everything
 // that decides which G runs where and when: the run queues, stealing,
@@ -116,6 +117,17 @@ type Config struct {
 	// goroutines and the locked M0 of its init, before the program's main
 	// (startup.go, --startup=go); false starts main alone on M0 and P0.
 	RuntimeMain bool
+
+	// GOGC is the GC percent at start (GOGC, debug.SetGCPercent; -1 is
+	// off) and MemoryLimit the soft memory limit in bytes (GOMEMLIMIT,
+	// debug.SetMemoryLimit); nil means Go's defaults, DefaultGOGC and
+	// NoMemoryLimit (mgc.go, mgcpacer.go).
+	GOGC        *int32
+	MemoryLimit *int64
+	// GCCycle is how much of a GC cycle is modelled (mgc.go, --gc-cycle):
+	// GCInstant, the zero value, a cycle that takes no time and changes
+	// no schedule; GCStopTheWorld, its two stop-the-world pauses.
+	GCCycle GCCycle
 }
 
 // Outcome says how a run ended.
@@ -206,6 +218,7 @@ type Machine struct {
 	goidgen     int64
 	nchan       int64
 	ngalive     int // Gs that are not dead
+	ngsys       int // the runtime's own Gs that are not dead (sched.ngsys)
 	curg        *G  // the G whose coroutine is running, if any
 	handoff     *G  // the G the current action chose to run; Step switches to it
 	mainG       *G  // G1
@@ -242,6 +255,7 @@ type Machine struct {
 	cfs *cfsBandwidth // the CPU quota (quota.go), nil without one
 	cpu *cpuState     // the machine's CPUs (cpus.go), nil when every thread has one
 	net *network      // the sockets and the network around the process (net.go), nil until used
+	gc  gcState       // the heap and the collector (mgc.go)
 }
 
 // NewMachine returns a Machine with cfg.Procs idle Ps, ready for Start.
@@ -265,6 +279,7 @@ func NewMachine(cfg Config) *Machine {
 	m.initPerturb()
 	m.initQuota()
 	m.initCPUs()
+	m.initGC()
 	return m
 }
 
@@ -618,6 +633,9 @@ func (m *Machine) after(d int64, a action) {
 	a.when = m.when(d) // saturated at the end of the clock (clockend.go)
 	if m.cfs != nil && a.kind != actWorld {
 		a.when = m.throttledWhen(a.when) // the process waits out a throttling
+	}
+	if m.gc.stwUntil != 0 && stwHolds(a.kind) {
+		a.when = m.stwWhen(a.when) // the process waits for the world to start (mgc.go)
 	}
 	a.seq = m.seq
 	if a.kind != actSysmon {

@@ -772,6 +772,8 @@ func (m *Machine) goexit0(gp *G) {
 	casgstatus(gp, Grunning, Gdead)
 	if !gp.system {
 		m.ngalive--
+	} else {
+		m.ngsys--
 	}
 	if len(m.coroFree) < coroFreeMax {
 		m.coroFree = append(m.coroFree, gp.co)
@@ -852,6 +854,7 @@ func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
 		// Not a goroutine the program counts (NumGoroutine leaves out
 		// sched.ngsys) or its limit.
 		gp.system = true
+		m.ngsys++
 		return gp
 	}
 	m.ngalive++

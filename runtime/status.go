@@ -185,7 +185,7 @@ const (
 	Pidle    PStatus = iota // on the idle list, no M
 	Prunning                // owned by an M
 	Psyscall                // its M is in a syscall; sysmon may retake it
-	Pgcstop                 // stopped for a stop-the-world (here only GOMAXPROCS)
+	Pgcstop                 // stopped for a stop-the-world (GOMAXPROCS, and the GC under --gc-cycle=stw)
 	Pdead                   // no longer used (GOMAXPROCS shrank)
 )
 

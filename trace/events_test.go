@@ -165,11 +165,26 @@ func scenario() []runtime.Event {
 	// The CPU quota ran out: every thread stops until the period ends.
 	e = b.add(t0+80*us, -1, -1, 0, runtime.EvThrottle)
 	e.Arg = 20 * us
+	// A GC cycle under --gc-cycle=stw: G1 on P0 stops the world twice.
+	b.add(t0+100*us, 0, 0, 1, runtime.EvGoStart)
+	e = b.add(t0+100*us, 0, 0, 1, runtime.EvGCBegin)
+	e.Arg, e.Reason = 1, "heap"
+	e = b.add(t0+100*us, 0, 0, 1, runtime.EvSTWBegin)
+	e.Reason = "GC sweep termination"
+	e = b.add(t0+150*us, 0, 0, 1, runtime.EvSTWEnd)
+	e.Arg, e.Reason = 50*us, "GC sweep termination"
+	e = b.add(t0+150*us, 0, 0, 1, runtime.EvSTWBegin)
+	e.Reason = "GC mark termination"
+	e = b.add(t0+156*us, 0, 0, 1, runtime.EvSTWEnd)
+	e.Arg, e.Reason = 6*us, "GC mark termination"
+	e = b.add(t0+156*us, 0, 0, 1, runtime.EvGCEnd)
+	e.Arg = 1
+	b.add(t0+157*us, 0, 0, 1, runtime.EvGoDestroy)
 	// More threads than CPUs: the OS takes M0's CPU at the end of its
 	// time slice and gives it back when another thread stops.
-	e = b.add(t0+100*us, 0, 0, 0, runtime.EvMOffCPU)
+	e = b.add(t0+160*us, 0, 0, 0, runtime.EvMOffCPU)
 	e.Arg, e.Reason = 1, "slice"
-	e = b.add(t0+102*us, 0, 0, 0, runtime.EvMOnCPU)
+	e = b.add(t0+162*us, 0, 0, 0, runtime.EvMOnCPU)
 	e.Arg = 2 * us
 	return b.evs
 }

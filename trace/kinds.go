@@ -62,6 +62,10 @@ var kindFields = [...]fieldSet{
 	runtime.EvThrottle:       listed | useArg,             // how long
 	runtime.EvMOffCPU:        listed | useArg | useReason, // threads waiting, busy|slice
 	runtime.EvMOnCPU:         listed | useArg,             // how long it waited
+	runtime.EvGCBegin:        listed | useArg | useReason, // cycle, "heap" or "forced"
+	runtime.EvGCEnd:          listed | useArg,             // cycle
+	runtime.EvSTWBegin:       listed | useReason,          // why, in Go's words
+	runtime.EvSTWEnd:         listed | useArg | useReason, // how long, why
 }
 
 // kindListed reports whether k is in kindFields.

@@ -267,6 +267,22 @@ func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 	case runtime.EvMOnCPU:
 		b = append(b, "waited="...)
 		b = appendDuration(b, ev.Arg)
+	case runtime.EvGCBegin:
+		b = append(b, "cycle="...)
+		b = strconv.AppendInt(b, ev.Arg, 10)
+		b = append(b, " trigger="...)
+		b = appendWord(b, ev.Reason)
+	case runtime.EvGCEnd:
+		b = append(b, "cycle="...)
+		b = strconv.AppendInt(b, ev.Arg, 10)
+	case runtime.EvSTWBegin:
+		b = append(b, "reason="...)
+		b = appendWord(b, ev.Reason)
+	case runtime.EvSTWEnd:
+		b = append(b, "dur="...)
+		b = appendDuration(b, ev.Arg)
+		b = append(b, " reason="...)
+		b = appendWord(b, ev.Reason)
 	case runtime.EvNetpoll:
 		b = append(b, "n="...)
 		b = strconv.AppendInt(b, ev.Arg, 10)

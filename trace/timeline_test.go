@@ -83,7 +83,7 @@ func TestTimelinePage(t *testing.T) {
 	if want := strings.Count(spanLines(evs), "\n"); len(d.Spans) != want*timelineSpanStride {
 		t.Errorf("page has %d spans, want %d", len(d.Spans)/timelineSpanStride, want)
 	}
-	if len(d.Ps) != 2 || len(d.Ms) != 3 || d.Start != 0 || d.End != 12345781000 {
+	if len(d.Ps) != 2 || len(d.Ms) != 3 || d.Start != 0 || d.End != 12345841000 {
 		t.Errorf("lanes or range wrong: ps=%v ms=%v start=%d end=%d", d.Ps, d.Ms, d.Start, d.End)
 	}
 }

@@ -133,6 +133,8 @@ var moreBadCases = []badCase{
 	{"traffic over, every goroutine in IO wait", run("net_idle.star"), 2, []string{`^schedlab: no traffic left: every goroutine is asleep, and those in IO wait would wait for ever$`, `^goroutine 1 \[IO wait\]:$`, `^goroutine 2 \[IO wait\]:$`, `net_idle\.star:5:21: in serve$`}, ""},
 	{"write on a closed connection", run("write_closed.star"), 0, nil, "write tcp :80->127.0.0.1:50000: use of closed network connection\n"},
 	{"negative network latency", run("write_closed.star", "--net-latency=-1ms"), 2, []string{`^schedlab run: invalid value "-1ms" for flag -net-latency: negative duration$`}, ""},
+	{"gogc below -1", run("write_closed.star", "--gogc=-2"), 2, []string{`^schedlab run: invalid value "-2" for flag -gogc: percent -2 is below -1 \(off\)$`}, ""},
+	{"memlimit not a size", run("write_closed.star", "--memlimit=lots"), 2, []string{`^schedlab run: invalid value "lots" for flag -memlimit: want a size such as 64MiB, or off$`}, ""},
 }
 
 // badStdin is what the repl cases read on stdin, by case name.

@@ -377,6 +377,11 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		return nil, nil, err
 	}
 
+	// gc_sweep_term, gc_mark_term: no probe yet; the default's are
+	// gctrace's (runtime/costs_default.json, notes)
+	keep(runtime.CostGCSweepTerm, "no probe: gctrace's pauses")
+	keep(runtime.CostGCMarkTerm, "no probe: gctrace's pauses")
+
 	// the step, with the collector on: allocating statements pay for it
 	// in Go as they do in Starlark
 	debug.SetGCPercent(100)

@@ -44,6 +44,10 @@ func TestSettingsFor(t *testing.T) {
 		{[]string{"--costs=zero", "x.star"}, "procs=4 seed=1 preempt=on costs=zero max-time=1s trace=true"},
 		{[]string{"--timeout=5s", "--max-goroutines=3", "--max-steps=10", "x.star"},
 			"procs=4 seed=1 preempt=on costs=default max-steps=10 max-goroutines=3 max-time=1s timeout=5s trace=true"},
+		{[]string{"--gogc=50", "--memlimit=64MiB", "x.star"}, "procs=4 seed=1 preempt=on costs=default gogc=50 memlimit=64MiB max-time=1s trace=true"},
+		{[]string{"--gogc=off", "--memlimit=1000", "x.star"}, "procs=4 seed=1 preempt=on costs=default gogc=off memlimit=1000B max-time=1s trace=true"},
+		{[]string{"--gogc=100", "--memlimit=off", "x.star"}, "procs=4 seed=1 preempt=on costs=default max-time=1s trace=true"},
+		{[]string{"--gc-cycle=stw", "x.star"}, "procs=4 seed=1 preempt=on costs=default gc-cycle=stw max-time=1s trace=true"},
 	} {
 		s, err := settingsFor("x.star", src, test.args)
 		if err != nil {
@@ -118,6 +122,8 @@ func TestBadDirective(t *testing.T) {
 		{"# schedlab: --trace other.star\n", "x.star:1: schedlab directive: unexpected argument \"other.star\": a directive holds only flags"},
 		{"# schedlab: -h\n", "x.star:1: schedlab directive: -h is not a run flag"},
 		{"# schedlab: --max-time=-1s\n", "x.star:1: schedlab directive: invalid value \"-1s\" for flag -max-time: negative duration"},
+		{"# schedlab: --gogc=-5\n", "x.star:1: schedlab directive: invalid value \"-5\" for flag -gogc: percent -5 is below -1 (off)"},
+		{"# schedlab: --gc-cycle=full\n", "x.star:1: schedlab directive: invalid value \"full\" for flag -gc-cycle: want instant or stw"},
 	} {
 		_, err := settingsFor("x.star", []byte(test.src), []string{"x.star"})
 		if err == nil || err.Error() != test.want {

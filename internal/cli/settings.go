@@ -78,6 +78,9 @@ type Settings struct {
 	Startup       string        // how the run starts: "go" (runtime.main's start-up) or "bare" (--startup)
 	Choices       []int         // a schedule's answers to the engine's choice points, replayed; nil for none (--choices, --schedule)
 	ScheduleFile  string        // the schedule file the Choices come from (--schedule, schedule.go)
+	GOGC          int32         // the GC percent at start, -1 for off (--gogc)
+	MemLimit      int64         // the soft memory limit in bytes at start; runtime.NoMemoryLimit for none (--memlimit)
+	GCCycle       string        // how much of a GC cycle is modelled: "instant" or "stw" (--gc-cycle)
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
@@ -112,6 +115,9 @@ func NewSettings() *Settings {
 		Costs:       CostsDefault,
 		Sched:       "go",
 		Startup:     "bare",
+		GOGC:        runtime.DefaultGOGC,
+		MemLimit:    runtime.NoMemoryLimit,
+		GCCycle:     "instant",
 		set:         map[string]bool{},
 	}
 }
@@ -128,6 +134,9 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var((*cpuQuota)(&s.CPUQuota), "cpu-quota", "run under a container's CPU limit of `Q` CPUs (fractional allowed, such as 1.5; unlimited: none): Linux CFS bandwidth control, every running thread draws on Q × period of CPU time a period and the process stops until the period ends once it is spent; without --procs, GOMAXPROCS is then Go's default for the quota, ceil(Q) and at least 2 (see docs/runtime.md)")
 	fs.Var((*positiveDuration)(&s.CPUPeriod), "cpu-period", "the CFS period `D` of --cpu-quota (cpu.cfs_period_us; default 100ms)")
 	fs.Var(&intRange{&s.CPUs, 0, maxProcs}, "cpus", "run on a machine of `N` CPUs, from 1 to 1024 (0, the default: every thread has a CPU of its own): threads beyond N take turns, the OS taking a CPU from a thread that has run its time slice while others wait; without --procs, GOMAXPROCS is then N, as in Go (see docs/runtime.md)")
+	fs.Var((*gogcFlag)(&s.GOGC), "gogc", "the garbage collector's GOGC `PERCENT` at start, or off (-1): the heap may grow by that percent of the live heap, stacks and globals before a cycle (debug.SetGCPercent; default 100; see docs/runtime.md)")
+	fs.Var((*memLimitFlag)(&s.MemLimit), "memlimit", "the soft memory limit `SIZE` at start, such as 64MiB, or off: GOMEMLIMIT, the heap goal stays under it less the stacks and 3% (debug.SetMemoryLimit; default off)")
+	fs.Var(&choice{&s.GCCycle, runtime.GCCycleNames()}, "gc-cycle", "how much of a GC cycle to model (`instant|stw`): instant, a cycle that takes no time and changes no schedule; stw, its sweep termination and mark termination stop the world for their pauses from the costs profile (see docs/runtime.md)")
 	fs.Var(&s.Params, "param", "set the script's parameter `NAME=VALUE`, which param(NAME, default) returns, converted to the default's type (repeat the flag for several)")
 	fs.Var((*virtualDuration)(&s.NetLatency), "net-latency", "the one-way latency `D` of the network between two sockets, such as 50µs (default: loopback's, measured on the machine the default profile comes from; see docs/language.md)")
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
@@ -184,6 +193,15 @@ func (s *Settings) Header() trace.Header {
 	}
 	if s.CPUs != 0 {
 		kv = append(kv, trace.KV{Key: "cpus", Value: strconv.Itoa(s.CPUs)})
+	}
+	if s.GOGC != runtime.DefaultGOGC {
+		kv = append(kv, trace.KV{Key: "gogc", Value: (*gogcFlag)(&s.GOGC).String()})
+	}
+	if s.MemLimit != runtime.NoMemoryLimit {
+		kv = append(kv, trace.KV{Key: "memlimit", Value: (*memLimitFlag)(&s.MemLimit).String()})
+	}
+	if s.GCCycle != "instant" {
+		kv = append(kv, trace.KV{Key: "gc-cycle", Value: s.GCCycle})
 	}
 	for _, p := range s.Params.sorted() {
 		kv = append(kv, trace.KV{Key: "param." + p[0], Value: p[1]})
@@ -352,6 +370,64 @@ func (q *cpuQuota) String() string {
 	return strconv.FormatFloat(float64(*q), 'g', -1, 64)
 }
 
+// gogcFlag is --gogc: a percent from -1 to math.MaxInt32, or off (-1),
+// as GOGC takes it, except that a percent below -1 is refused as
+// lang.CheckGOGC refuses it.
+type gogcFlag int32
+
+func (g *gogcFlag) Set(v string) error {
+	if v == "off" {
+		*g = -1
+		return nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return fmt.Errorf("want a percent such as 100, or off")
+	}
+	if err := lang.CheckGOGC(n); err != nil {
+		return err
+	}
+	*g = gogcFlag(n)
+	return nil
+}
+
+func (g *gogcFlag) String() string {
+	if g == nil {
+		return strconv.Itoa(runtime.DefaultGOGC)
+	}
+	if *g < 0 {
+		return "off"
+	}
+	return strconv.Itoa(int(*g))
+}
+
+// memLimitFlag is --memlimit: a size (ParseSize) of at most
+// math.MaxInt64 bytes, or off (runtime.NoMemoryLimit), as GOMEMLIMIT.
+type memLimitFlag int64
+
+func (l *memLimitFlag) Set(v string) error {
+	if v == "off" {
+		*l = runtime.NoMemoryLimit
+		return nil
+	}
+	n, err := ParseSize(v)
+	if err != nil {
+		return fmt.Errorf("want a size such as 64MiB, or off")
+	}
+	if n > math.MaxInt64 {
+		return fmt.Errorf("a limit of %d bytes: at most %d", n, int64(math.MaxInt64))
+	}
+	*l = memLimitFlag(n)
+	return nil
+}
+
+func (l *memLimitFlag) String() string {
+	if l == nil || *l == runtime.NoMemoryLimit {
+		return "off"
+	}
+	return lang.FormatBytes(uint64(*l))
+}
+
 // positiveDuration is a virtual duration that must be more than 0.
 type positiveDuration int64
 
@@ -399,15 +475,6 @@ func (d *wallDuration) String() string {
 // A byteSize is a flag of a number of bytes (ParseSize).
 type byteSize uint64
 
-var byteUnits = []struct {
-	suffix string
-	size   uint64
-}{
-	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
-	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12},
-	{"b", 1},
-}
-
 func (b *byteSize) Set(v string) error {
 	n, err := ParseSize(v)
 	if err != nil {
@@ -417,23 +484,9 @@ func (b *byteSize) Set(v string) error {
 	return nil
 }
 
-// ParseSize reads a number of bytes with an optional unit: B, KiB, MiB,
-// GiB, TiB (powers of 1024) or KB, MB, GB, TB (of 1000), in any case, as
-// --max-memory takes it.
-func ParseSize(v string) (uint64, error) {
-	num, unit := strings.ToLower(v), uint64(1)
-	for _, u := range byteUnits {
-		if n, ok := strings.CutSuffix(num, u.suffix); ok {
-			num, unit = n, u.size
-			break
-		}
-	}
-	n, err := strconv.ParseUint(strings.TrimSpace(num), 10, 64)
-	if err != nil || n > math.MaxUint64/unit {
-		return 0, fmt.Errorf("want a size such as 512MiB or 8GiB")
-	}
-	return n * unit, nil
-}
+// ParseSize reads a number of bytes with an optional unit, as
+// lang.ParseSize does.
+func ParseSize(v string) (uint64, error) { return lang.ParseSize(v) }
 
 func (b *byteSize) String() string {
 	if b == nil {
@@ -473,6 +526,15 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		Chooser:       s.replay(),
 		Sched:         s.Policy(),
 		RuntimeMain:   s.Startup == "go",
+	}
+	opts.GCCycle, _ = runtime.ParseGCCycle(s.GCCycle) // the flag has checked it
+	if s.GOGC != runtime.DefaultGOGC {
+		gogc := s.GOGC
+		opts.GOGC = &gogc
+	}
+	if s.MemLimit != runtime.NoMemoryLimit {
+		limit := s.MemLimit
+		opts.MemoryLimit = &limit
 	}
 	if h.OwnsProcess && s.MaxMemory > 0 {
 		// The garbage collector's soft limit: collect harder near the

@@ -1,0 +1,435 @@
+// The garbage collector's side of the Machine: the heap the program
+// allocates, and the cycles the pacer starts.
+//
+// A Go program's heap grows by every allocation (mallocgc) and shrinks
+// only when a cycle has marked what is still reachable and the sweeper
+// has freed the rest. The pacer (mgcpacer.go) counts the heap as
+// heapLive: the bytes the last cycle marked plus every byte allocated
+// since. When heapLive reaches the trigger, the allocation that crossed
+// it starts a cycle (mallocgc → gcTrigger{kind: gcTriggerHeap}.test →
+// gcStart), and runtime.GC starts one whatever the heap
+// (gcTriggerCycle).
+//
+// A Starlark value has no size the program can reason about, so the
+// script says what it allocates (the language's alloc, retain and
+// release):
+//
+//   - Alloc(n) is an object that dies young: it adds n to heapLive and is
+//     garbage by the next cycle;
+//   - Retain(n) is an object that stays reachable: it adds n to heapLive
+//     and to the retained heap, which the next cycle marks;
+//   - ReleaseHeap(n) drops the last reference to n retained bytes: they stay
+//     in heapLive, as garbage, until a cycle finds them unmarked (freeing
+//     memory does not shrink the heap in Go either).
+//
+// Go checks the trigger when an mcache refills a span, so a cycle can
+// start a span's worth of bytes late; here every allocation checks it.
+//
+// The cycle, under GCInstant (the default). Until the phases of a cycle
+// are modelled (the mark workers on Ps, assists, the sweep), a cycle is
+// instantaneous and changes no schedule: gcStart calls
+// startCycle (which computes the worker split, kept for stats), the mark
+// finds the retained heap, the goroutines' stacks and the globals
+// (gcMarkDone → endCycle), and mark termination resets the pacer to the
+// marked heap (resetLive) and commits the next goal and trigger
+// (gcControllerCommit), with the sweep just begun as in Go
+// (commit(isSweepDone() == false)). A program that never allocates never
+// reaches the trigger and schedules exactly as before; so does one that
+// allocates, since an instant cycle moves no clock and takes no P.
+//
+// Under GCStopTheWorld (--gc-cycle=stw) the cycle has its two pauses: the
+// G that starts it stops the world for sweep termination (gcStart →
+// stopTheWorldWithSema(stwGCSweepTerm): every other P stops, a G running
+// there is preempted into its runnext, idle and syscall Ps are taken),
+// holds it for the costs profile's gc_sweep_term, then, the mark taking
+// no time yet, for gc_mark_term (gcMarkDone → stopTheWorldWithSema
+// (stwGCMarkTerm), gcMarkTermination), and starts the world
+// (startTheWorldWithSema). While the world is stopped nothing of the
+// process runs; the world outside goes on, and a syscall that returns
+// finds no P (exitsyscall0).
+//
+// Invariants:
+//
+//   - 0 <= retained and retained <= heapLive: retained bytes were counted
+//     into heapLive when retained, and a cycle resets heapLive to them;
+//   - no cycle is running between two builtin calls (gcphase == _GCoff):
+//     a cycle starts and ends within the call that triggers it;
+//   - stwUntil is 0 unless a G holds the stopped world for a pause, and
+//     then no action of the process but that G's resumption and syscall
+//     returns is due before it.
+
+package runtime
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// GCCycle says how much of a GC cycle the Machine models (Config.GCCycle).
+// Each value models what the one before it does, and more.
+type GCCycle uint8
+
+// How much of a cycle is modelled.
+const (
+	GCInstant      GCCycle = iota // a cycle takes no time and changes no schedule
+	GCStopTheWorld                // sweep termination and mark termination stop the world
+)
+
+var gcCycleNames = [...]string{GCInstant: "instant", GCStopTheWorld: "stw"}
+
+func (c GCCycle) String() string {
+	if int(c) < len(gcCycleNames) {
+		return gcCycleNames[c]
+	}
+	return fmt.Sprintf("GCCycle(%d)", int(c))
+}
+
+// GCCycleNames are the names ParseGCCycle takes, in order.
+func GCCycleNames() []string { return gcCycleNames[:] }
+
+// ParseGCCycle returns the GCCycle called name ("instant" or "stw").
+func ParseGCCycle(name string) (GCCycle, error) {
+	for i, n := range gcCycleNames {
+		if n == name {
+			return GCCycle(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown GC cycle model %q: want %s", name, strings.Join(gcCycleNames[:], " or "))
+}
+
+// gcState is the heap and the collector's part of the Machine.
+type gcState struct {
+	ctl      gcControllerState // the pacer (gcController)
+	retained int64             // bytes retained and not released: what the next mark finds
+
+	cycles         int64   // cycles started (work.cycles)
+	forced         int64   // of those, by GC (runtime.GC, work.userForced)
+	lastDedicated  int64   // the last cycle's dedicated workers
+	lastFractional float64 // and its fractional utilization goal
+
+	stwUntil   int64 // the world is stopped until then (GCStopTheWorld), or 0
+	pauseTotal int64 // ns of stop-the-world pauses in all
+	pauseMax   int64 // the longest pause
+}
+
+// initGC sets up the heap and the pacer with the configuration's GOGC and
+// memory limit (gcinit: gcController.init(readGOGC(), readGOMEMLIMIT())).
+func (m *Machine) initGC() {
+	gogc := int32(DefaultGOGC)
+	if m.cfg.GOGC != nil {
+		gogc = *m.cfg.GOGC
+	}
+	limit := int64(NoMemoryLimit)
+	if m.cfg.MemoryLimit != nil {
+		limit = *m.cfg.MemoryLimit
+	}
+	m.gc.ctl.init(gogc, limit)
+}
+
+// stackBytes is the stack memory of the goroutines alive now: fixedStack
+// each, the runtime's own included (they are scanned too).
+func (m *Machine) stackBytes() uint64 {
+	return uint64(m.ngalive+m.ngsys) * fixedStack
+}
+
+// gcSyncMapped brings the memory limit's input up to date: the mapped
+// memory is the heap (allocated and not yet swept) and the stacks.
+func (m *Machine) gcSyncMapped() {
+	c := &m.gc.ctl
+	c.mappedReady = c.totalAlloc - c.totalFree + m.stackBytes()
+}
+
+// mallocgc counts n more bytes of heap allocated by g, retained or not,
+// and starts a cycle if the heap has reached the trigger. The caller has
+// checked n. Mirrors mallocgc's accounting (gcController.update,
+// memstats' totalAlloc) and its trigger test (gcTrigger.test with
+// gcTriggerHeap).
+func (m *Machine) mallocgc(g *G, n int64, retain bool) {
+	c := &m.gc.ctl
+	c.heapLive += uint64(n)
+	c.totalAlloc += uint64(n)
+	if retain {
+		m.gc.retained += n
+	}
+	m.gcSyncMapped()
+	if trigger, _ := c.trigger(); c.heapLive >= trigger {
+		m.gcStart(g, false)
+	}
+}
+
+// gcStart runs one cycle on g, started by the heap reaching the trigger
+// or forced by GC. Under GCInstant the cycle takes no time (see the top
+// of the file); under GCStopTheWorld g stops the world for sweep
+// termination and again for mark termination, each for its pause cost,
+// and the mark between them takes no time. Mirrors gcStart, gcMarkDone
+// and gcMarkTermination.
+func (m *Machine) gcStart(g *G, forced bool) {
+	c := &m.gc.ctl
+	procs := int(m.gomaxprocs)
+	m.gcSyncMapped()
+	m.gc.cycles++
+	if forced {
+		m.gc.forced++
+	}
+	stw := m.cfg.GCCycle >= GCStopTheWorld
+	if stw {
+		why := "heap"
+		if forced {
+			why = "forced"
+		}
+		m.emit(EvGCBegin, g.mp.p, g.mp, g, nil, -1, m.gc.cycles, why)
+		m.stopTheWorldGC(g, CostGCSweepTerm, "GC sweep termination")
+	}
+
+	// Sweep termination, then the start of the mark.
+	c.startCycle(m.now, procs)
+	m.gc.lastDedicated = c.dedicatedMarkWorkersNeeded
+	m.gc.lastFractional = c.fractionalUtilizationGoal
+
+	// The mark: the retained heap, every goroutine's stack, the globals.
+	// With no mark workers modelled yet it takes no time, and the world
+	// is not started between the two pauses.
+	marked := uint64(m.gc.retained)
+	c.heapScanWork = int64(marked)
+	c.stackScanWork = int64(m.stackBytes())
+	c.globalsScanWork = int64(c.globalsScan)
+	if stw {
+		m.emit(EvSTWBegin, g.mp.p, g.mp, g, nil, -1, 0, "GC mark termination")
+		m.gcPause(g, CostGCMarkTerm, "GC mark termination")
+	}
+	c.endCycle(m.now, procs)
+
+	// Mark termination: the unmarked bytes are garbage, which the sweep
+	// frees; the pacer starts over from the marked heap.
+	c.totalFree += c.heapLive - marked
+	c.resetLive(marked)
+	m.gcSyncMapped()
+	c.commit(false)
+	if stw {
+		m.startTheWorld()
+		m.emit(EvGCEnd, g.mp.p, g.mp, g, nil, -1, m.gc.cycles, "")
+	}
+}
+
+// stopTheWorldGC stops every P but g's, as stopTheWorldWithSema does for
+// the collector, and holds the world stopped for the pause of cost k.
+// Besides what stopTheWorld does to running Ps (their Gs preempted into
+// their runnext, their Ms parked), idle Ps and Ps in a syscall are taken
+// too (_Pgcstop): a G leaving its syscall during the pause finds no P.
+// Mirrors stopTheWorldWithSema.
+func (m *Machine) stopTheWorldGC(g *G, k CostKind, reason string) {
+	m.emit(EvSTWBegin, g.mp.p, g.mp, g, nil, -1, 0, reason)
+	m.stopTheWorld(g)
+	for _, pp := range m.allp[:m.gomaxprocs] {
+		switch pp.status {
+		case Pidle:
+			m.pidleRemove(pp)
+			pp.status = Pgcstop
+		case Psyscall:
+			pp.status = Pgcstop
+			m.emit(EvProcSteal, pp, nil, nil, nil, -1, 0, "")
+		}
+	}
+	m.gcPause(g, k, reason)
+}
+
+// gcPause holds the stopped world for the pause of cost k: g's M does the
+// pause's work on its P, and every other action of the process due before
+// the pause ends (a timer, a thread's wake-up, sysmon) waits until g has
+// started the world again, so that a timer due on a stopped P is not
+// lost. Two things go on: the world outside, and a syscall's return,
+// which finds no P and queues its G globally as exitsyscall0 does while
+// the world is stopped.
+// The pause ends with an STWEnd, whose STWBegin the caller emitted.
+func (m *Machine) gcPause(g *G, k CostKind, reason string) {
+	d := max(m.costOf(k), 0)
+	m.gc.pauseTotal = addWhen(m.gc.pauseTotal, d)
+	m.gc.pauseMax = max(m.gc.pauseMax, d)
+	defer func() { m.emit(EvSTWEnd, g.mp.p, g.mp, g, nil, -1, d, reason) }()
+	if d == 0 {
+		return
+	}
+	end := m.when(d)
+	m.after(d, action{kind: actResume, gp: g, gen: g.gen})
+	m.gc.stwUntil = end
+	m.stwDefer(end)
+	g.workLeft = d
+	g.co.yield()
+	m.gc.stwUntil = 0
+}
+
+// stwDefer moves every queued action of the process due by end (but g's
+// resumption, the last queued) to end, after it: in the order they were
+// queued, with new sequence numbers.
+func (m *Machine) stwDefer(end int64) {
+	var moved []action
+	kept := m.actions[:0]
+	for _, a := range m.actions {
+		if a.seq != m.seq && stwHolds(a.kind) && a.when <= end {
+			moved = append(moved, a) // not g's own resumption, queued just now
+		} else {
+			kept = append(kept, a)
+		}
+	}
+	slices.SortFunc(moved, func(a, b action) int {
+		if c := cmp.Compare(a.when, b.when); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	for i := range moved {
+		m.seq++
+		moved[i].when, moved[i].seq = end, m.seq
+	}
+	m.actions = append(kept, moved...)
+	slices.SortFunc(m.actions, func(a, b action) int {
+		if c := cmp.Compare(a.when, b.when); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+}
+
+// stwHolds reports whether an action of kind k waits for the world to
+// start: all but the world outside and a syscall's return.
+func stwHolds(k uint8) bool { return k != actWorld && k != actSyscallDone }
+
+// stwWhen returns when an action of the process queued for when can run
+// while the world is stopped for a GC pause: not before g starts it again.
+func (m *Machine) stwWhen(when int64) int64 {
+	if when <= m.gc.stwUntil {
+		return m.gc.stwUntil
+	}
+	return when
+}
+
+// checkSize returns an error unless n bytes can be added to a heap of
+// live bytes.
+func checkSize(n int64, live uint64) error {
+	if n < 0 {
+		return fmt.Errorf("negative size %d", n)
+	}
+	if live > math.MaxInt64 || uint64(n) > math.MaxInt64-live {
+		return fmt.Errorf("the heap would overflow: %d bytes on a heap of %d", n, live)
+	}
+	return nil
+}
+
+// Alloc allocates n bytes that die young: garbage by the next cycle
+// (mallocgc of an object nothing keeps). It may start a cycle.
+func (g *G) Alloc(n int64) error {
+	g.check()
+	if err := checkSize(n, g.m.gc.ctl.heapLive); err != nil {
+		return err
+	}
+	g.m.mallocgc(g, n, false)
+	return nil
+}
+
+// Retain allocates n bytes that stay reachable until ReleaseHeap (mallocgc of
+// an object the program keeps): the live heap that every cycle marks. It
+// may start a cycle.
+func (g *G) Retain(n int64) error {
+	g.check()
+	if err := checkSize(n, g.m.gc.ctl.heapLive); err != nil {
+		return err
+	}
+	g.m.mallocgc(g, n, true)
+	return nil
+}
+
+// ReleaseHeap drops n retained bytes: the next cycle does not mark them.
+// The heap does not shrink before that cycle.
+func (g *G) ReleaseHeap(n int64) error {
+	g.check()
+	if n < 0 {
+		return fmt.Errorf("negative size %d", n)
+	}
+	if n > g.m.gc.retained {
+		return fmt.Errorf("%d bytes released, but only %d retained", n, g.m.gc.retained)
+	}
+	g.m.gc.retained -= n
+	return nil
+}
+
+// GC runs a garbage collection cycle now, whatever the heap
+// (runtime.GC: gcStart with gcTriggerCycle).
+func (g *G) GC() {
+	g.check()
+	g.m.gcStart(g, true)
+}
+
+// SetGCPercent sets GOGC and returns the previous value; a negative
+// percent turns the collector off (-1), as debug.SetGCPercent does.
+// Mirrors setGCPercent: gcController.setGCPercent, then
+// gcControllerCommit with the sweep done (the model sweeps at once).
+func (g *G) SetGCPercent(percent int32) int32 {
+	g.check()
+	c := &g.m.gc.ctl
+	out := c.setGCPercent(percent)
+	g.m.gcSyncMapped()
+	c.commit(true)
+	return out
+}
+
+// SetMemoryLimit sets the soft memory limit in bytes and returns the
+// previous one; a negative limit only asks (debug.SetMemoryLimit).
+// Mirrors setMemoryLimit.
+func (g *G) SetMemoryLimit(limit int64) int64 {
+	g.check()
+	c := &g.m.gc.ctl
+	out := c.setMemoryLimit(limit)
+	g.m.gcSyncMapped()
+	c.commit(true)
+	return out
+}
+
+// GCStats is the heap and the collector at one instant.
+type GCStats struct {
+	Cycles       int64   // cycles started, forced ones included
+	Forced       int64   // cycles started by runtime.GC
+	GOGC         int32   // the GC percent; -1 is off
+	MemoryLimit  int64   // the soft memory limit in bytes; NoMemoryLimit for none
+	HeapLive     uint64  // the pacer's heapLive: marked by the last cycle plus allocated since
+	HeapMarked   uint64  // the heap the last cycle marked
+	Retained     int64   // bytes retained and not released
+	HeapGoal     uint64  // the heap goal now
+	Trigger      uint64  // the heap size at which the next cycle starts
+	LastHeapGoal uint64  // the heap goal when the last cycle ended
+	TotalAlloc   uint64  // bytes ever allocated
+	Stacks       uint64  // the goroutines' stacks the pacer counts
+	Globals      uint64  // the globals it counts
+	Dedicated    int64   // the last cycle's dedicated mark workers
+	Fractional   float64 // the last cycle's fractional utilization goal per P
+	PauseTotal   int64   // ns the world was stopped for the collector, in all (GCStopTheWorld)
+	PauseMax     int64   // the longest of those pauses
+}
+
+// GCStats returns the heap and the collector's counters.
+func (m *Machine) GCStats() GCStats {
+	c := &m.gc.ctl
+	m.gcSyncMapped()
+	trigger, goal := c.trigger()
+	return GCStats{
+		Cycles:       m.gc.cycles,
+		Forced:       m.gc.forced,
+		GOGC:         c.gcPercent,
+		MemoryLimit:  c.memoryLimit,
+		HeapLive:     c.heapLive,
+		HeapMarked:   c.heapMarked,
+		Retained:     m.gc.retained,
+		HeapGoal:     goal,
+		Trigger:      trigger,
+		LastHeapGoal: c.lastHeapGoal,
+		TotalAlloc:   c.totalAlloc,
+		Stacks:       m.stackBytes(),
+		Globals:      c.globalsScan,
+		Dedicated:    m.gc.lastDedicated,
+		Fractional:   m.gc.lastFractional,
+		PauseTotal:   m.gc.pauseTotal,
+		PauseMax:     m.gc.pauseMax,
+	}
+}
