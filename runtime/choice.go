@@ -20,18 +20,27 @@
 //     instead: its runnext, its local run queue or the global queue holds
 //     one. A preemption with nothing else to run would put the G back on
 //     the same P at once: the same schedule, counted twice.
+//   - ChoiceInterleave, at a safe point where the G runs on (no
+//     preemption), when something else is due at this very instant:
+//     another P's G, a timer, the world outside. 0 goes on; 1 lets every
+//     action due now run first, the G still on its P and its M, as a
+//     thread that the OS paused for a moment does. This is how two Gs
+//     running on two Ps interleave at their safe points: without it they
+//     take turns only as the costs model's quanta of steps say. It counts
+//     as a preemption for a bound: a switch away from a G that could
+//     have gone on.
 //   - ChoiceSelect, in a select with more than one case ready: which of
 //     them wins, by its rank among the ready cases in case order. Go
 //     decides by selectgo's random poll order (cheaprandn); every ready
 //     case can win there, so every one is a schedule Go can produce.
 //
-// What a Chooser does not decide: the order in which Ps move (the
-// earliest virtual time first, ties in P order), which waiter a close or
-// an unlock wakes (the queue's order, as in Go, which is FIFO), timers
-// that fall due together (in when order, then the heap's), and the
-// interleaving of two Ps' plain Starlark steps between safe points (a
-// quantum of steps at a time, G.RanSteps). A program whose outcome turns
-// on those is covered only as far as the costs model orders them.
+// What a Chooser does not decide: which waiter a close or an unlock wakes
+// (the queue's order, as in Go, which is FIFO), the order of actions due
+// at one instant when no G is at a safe point (a timer and another P's
+// wake-up: the queue's order), and the interleaving of two Ps' plain
+// Starlark steps between safe points (a quantum of steps at a time,
+// G.RanSteps). A program whose outcome turns on those is covered only as
+// far as the costs model orders them.
 //
 // With Config.Chooser nil nothing is asked and the Machine runs exactly as
 // before: the perturbations (perturb.go) and the PRNG decide.
@@ -45,8 +54,9 @@ type ChoiceKind uint8
 
 // The choice points.
 const (
-	ChoicePreempt ChoiceKind = iota // at a safe point: 0 runs on, 1 preempts
-	ChoiceSelect                    // a select's winner among its ready cases
+	ChoicePreempt    ChoiceKind = iota // at a safe point: 0 runs on, 1 preempts
+	ChoiceSelect                       // a select's winner among its ready cases
+	ChoiceInterleave                   // at a safe point: 0 runs on, 1 lets what else is due now go first
 )
 
 func (k ChoiceKind) String() string {
@@ -55,6 +65,8 @@ func (k ChoiceKind) String() string {
 		return "preempt"
 	case ChoiceSelect:
 		return "select"
+	case ChoiceInterleave:
+		return "interleave"
 	}
 	return "choice?"
 }
@@ -87,6 +99,23 @@ func (m *Machine) chooserPreempt(gp *G) bool {
 		return false
 	}
 	return m.choose(ChoicePreempt, gp, 2) == 1
+}
+
+// chooserInterleave reports whether the Chooser lets the actions due now
+// run before gp goes on from its safe point; it is asked only when one is
+// due.
+func (m *Machine) chooserInterleave(gp *G) bool {
+	if len(m.actions) == 0 || m.actions[0].when > m.now {
+		return false
+	}
+	return m.choose(ChoiceInterleave, gp, 2) == 1
+}
+
+// interleave lets every action due now run before gp goes on: gp yields
+// with its resumption queued behind them, keeping its P and its M.
+func (g *G) interleave() {
+	g.m.after(0, action{kind: actResume, gp: g, gen: g.gen})
+	g.co.yield()
 }
 
 // Replay is a Chooser that gives a schedule's answers in order, then 0

@@ -156,5 +156,9 @@ func (g *G) SafePoint() {
 	if g.m.perturbPreempt(g) {
 		g.m.goschedImpl(g, true)
 		g.co.yield()
+		return
+	}
+	if g.m.cfg.Chooser != nil && g.m.chooserInterleave(g) {
+		g.interleave()
 	}
 }

@@ -76,6 +76,12 @@ type Run struct {
 	Stderr []byte
 }
 
+// preempts reports whether p's answer switches away from a G that could
+// have gone on: a preemption, or letting what else is due go first.
+func (p Point) preempts() bool {
+	return p.Answer == 1 && (p.Kind == runtime.ChoicePreempt || p.Kind == runtime.ChoiceInterleave)
+}
+
 // Schedule returns the answers of r's choice points.
 func (r *Run) Schedule() Schedule {
 	s := make(Schedule, len(r.Points))
@@ -89,7 +95,7 @@ func (r *Run) Schedule() Schedule {
 func (r *Run) Preemptions() int {
 	n := 0
 	for _, p := range r.Points {
-		if p.Kind == runtime.ChoicePreempt && p.Answer == 1 {
+		if p.preempts() {
 			n++
 		}
 	}
@@ -188,7 +194,7 @@ func next(points []Point, bound int) (Schedule, bool) {
 	preempts := make([]int, len(points)+1) // preemptions before point i
 	for i, p := range points {
 		preempts[i+1] = preempts[i]
-		if p.Kind == runtime.ChoicePreempt && p.Answer == 1 {
+		if p.preempts() {
 			preempts[i+1]++
 		}
 	}
@@ -198,7 +204,7 @@ func next(points []Point, bound int) (Schedule, bool) {
 		if a >= p.N {
 			continue
 		}
-		if p.Kind == runtime.ChoicePreempt && bound >= 0 && preempts[i]+1 > bound {
+		if p.Kind != runtime.ChoiceSelect && bound >= 0 && preempts[i]+1 > bound {
 			continue // answer 1 preempts once more than the bound allows
 		}
 		s := make(Schedule, i+1)

@@ -175,9 +175,10 @@ print(v)
 }
 
 // TestWalkTwoPs: at two Ps the walk ends, walks the same schedules every
-// time, and finds more than one order of two goroutines' prints. (Not
-// every order: how two running Ps interleave between safe points is the
-// costs model's, not a choice point yet; see runtime/choice.go.)
+// time, and finds the orders in which two goroutines running on two Ps
+// interleave their prints at their safe points (ChoiceInterleave): the one
+// the costs give, each after the other, and the two alternating ones
+// within the bound of 2.
 func TestWalkTwoPs(t *testing.T) {
 	src := `wg = waitgroup()
 def w(name):
@@ -195,8 +196,20 @@ wg.wait()
 	if v.Schedules != v2.Schedules || !v.Complete || v.Failure != nil {
 		t.Errorf("%d and %d schedules, complete %v, failure %v", v.Schedules, v2.Schedules, v.Complete, v.Failure != nil)
 	}
-	if got := outputs(runs); len(got) < 2 {
-		t.Errorf("outputs %q: want more than one order", got)
+	got := outputs(runs)
+	for _, want := range []string{"a1\na2\nb1\nb2\n", "b1\nb2\na1\na2\n", "a1\nb1\na2\nb2\n", "b1\na1\na2\nb2\n"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("outputs %q: no %q", got, want)
+		}
+	}
+	interleaved := false
+	for _, r := range runs {
+		for _, p := range r.Points {
+			interleaved = interleaved || p.Kind == runtime.ChoiceInterleave
+		}
+	}
+	if !interleaved {
+		t.Errorf("no interleave choice at two Ps")
 	}
 }
 
