@@ -44,6 +44,8 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.FixedBound, "fixed-bound", 2, "the bound up to which a fixed version is to be proved clean (`K`)")
 	fs.DurationVar(&cfg.FixedTimeout, "fixed-timeout", 120*time.Second, "stop proving a fixed version clean after `D` of wall-clock time")
 	fs.IntVar(&cfg.Runs, "runs", 1000, "the most runs explore does with each perturbation (`N`)")
+	fs.DurationVar(&cfg.CheckTimeout, "check-timeout", time.Minute, "stop check's walks of a buggy kernel after `D` of wall-clock time")
+	fs.DurationVar(&cfg.ExploreTimeout, "explore-timeout", 30*time.Second, "stop each explore sweep of a kernel after `D` of wall-clock time")
 	fs.IntVar(&cfg.ExploreProcs, "explore-procs", 2, "GOMAXPROCS of explore's runs (`P`); check runs at the scripts' own, 1")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -74,8 +76,8 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goker: no kernel in %s matches\n", cfg.Dir)
 		return 2
 	}
-	fmt.Fprintf(stdout, "goker: %d kernels, instances=%d; check: procs=1, bounds 0-%d, at most %d schedules a bound; explore: procs=%d, at most %d runs; fixed: bound %d\n\n",
-		len(chosen), cfg.Instances, cfg.MaxBound, cfg.MaxSchedules, cfg.ExploreProcs, cfg.Runs, cfg.FixedBound)
+	fmt.Fprintf(stdout, "goker: %d kernels, instances=%d; check: procs=1, bounds 0-%d, at most %d schedules a bound; explore: procs=%d, at most %d runs; fixed: bound %d; budgets: check %v, explore %v, fixed %v\n\n",
+		len(chosen), cfg.Instances, cfg.MaxBound, cfg.MaxSchedules, cfg.ExploreProcs, cfg.Runs, cfg.FixedBound, cfg.CheckTimeout, cfg.ExploreTimeout, cfg.FixedTimeout)
 	var rows []Row
 	for _, k := range chosen {
 		row, err := Measure(cfg, k)
@@ -143,6 +145,9 @@ func WriteTable(w io.Writer, rows []Row) {
 	fmt.Fprintln(tw, "KERNEL\tKIND\tCHECK\tBOUND\tSCHEDULES\tTIME\tRANDOM\tPCT\tFIXED\tSCHEDULES\tTIME")
 	for _, r := range rows {
 		check, bound, scheds := "not found", "-", fmt.Sprint(r.CheckSchedules)
+		if r.CheckTimedOut {
+			check = "timed out"
+		}
 		if r.CheckFound {
 			check, bound = r.CheckOutcome, fmt.Sprint(r.CheckBound)
 		}
@@ -157,9 +162,12 @@ func WriteTable(w io.Writer, rows []Row) {
 }
 
 // runsText is explore's column: the runs to the first failure, or
-// "none in N" when none failed.
+// "none/N" when none of N failed.
 func runsText(e ExploreResult) string {
 	if e.First == 0 {
+		if e.TimedOut {
+			return fmt.Sprintf("none/%d (timed out)", e.Runs)
+		}
 		return fmt.Sprintf("none/%d", e.Runs)
 	}
 	return fmt.Sprintf("%d %s", e.First, e.Outcome)

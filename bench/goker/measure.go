@@ -23,6 +23,10 @@ type Config struct {
 	FixedTimeout time.Duration
 	Runs         int
 	ExploreProcs int
+	// CheckTimeout and ExploreTimeout bound the wall-clock time of a
+	// kernel's check walks (all bounds) and of each explore sweep.
+	CheckTimeout   time.Duration
+	ExploreTimeout time.Duration
 }
 
 // A Kernel is one ported GoKer kernel and its fixed version.
@@ -42,6 +46,7 @@ type Row struct {
 	CheckBound     int    // the lowest bound at which check found it
 	CheckSchedules int    // schedules run, over the bounds from 0, to the first failure (or in all)
 	CheckTime      time.Duration
+	CheckTimedOut  bool // the walks stopped at their wall-clock budget
 
 	Random, PCT ExploreResult
 
@@ -56,6 +61,8 @@ type ExploreResult struct {
 	First   int    // the run (from 1, seed = run) that first failed; 0 if none did
 	Outcome string // its outcome
 	Runs    int    // the runs done
+	// TimedOut says that the sweep stopped at its wall-clock budget.
+	TimedOut bool
 }
 
 // script is a compiled kernel and the options of its runs.
@@ -93,9 +100,10 @@ func Measure(cfg Config, k Kernel) (Row, error) {
 		return row, err
 	}
 	start := time.Now()
+	stop, cancel := deadline(cfg.CheckTimeout)
 	for bound := 0; bound <= cfg.MaxBound; bound++ {
 		most := 0 // the most preemptions of a schedule of this walk
-		v, err := check.Walk(check.Config{Program: sc.prog, Options: sc.opts, Bound: bound, MaxSchedules: cfg.MaxSchedules, StopAtFailure: true}, func(r *check.Run) bool {
+		v, err := check.Walk(check.Config{Program: sc.prog, Options: sc.opts, Bound: bound, MaxSchedules: cfg.MaxSchedules, StopAtFailure: true, Stop: stop}, func(r *check.Run) bool {
 			most = max(most, r.Preemptions())
 			return true
 		})
@@ -107,11 +115,16 @@ func Measure(cfg Config, k Kernel) (Row, error) {
 			row.CheckFound, row.CheckBound, row.CheckOutcome = true, bound, string(v.Failure.Result.Outcome)
 			break
 		}
+		if v.Interrupted {
+			row.CheckTimedOut = true
+			break
+		}
 		if v.Complete && most < bound {
 			break // the bound was not reached: higher bounds walk the same schedules
 		}
 	}
 	row.CheckTime = time.Since(start)
+	cancel()
 
 	for _, p := range []struct {
 		mode string
@@ -121,7 +134,7 @@ func Measure(cfg Config, k Kernel) (Row, error) {
 		if err != nil {
 			return row, err
 		}
-		*p.res = exploreUntilFailure(sc, cfg.Runs)
+		*p.res = exploreUntilFailure(sc, cfg.Runs, cfg.ExploreTimeout)
 	}
 
 	if k.Fixed == "" {
@@ -132,12 +145,11 @@ func Measure(cfg Config, k Kernel) (Row, error) {
 	if err != nil {
 		return row, err
 	}
-	stop := make(chan struct{})
-	timer := time.AfterFunc(cfg.FixedTimeout, func() { close(stop) })
+	stop, cancel = deadline(cfg.FixedTimeout)
 	start = time.Now()
 	v, err := check.Walk(check.Config{Program: fx.prog, Options: fx.opts, Bound: cfg.FixedBound, StopAtFailure: true, Stop: stop}, nil)
 	row.FixedTime = time.Since(start)
-	timer.Stop()
+	cancel()
 	if err != nil {
 		return row, err
 	}
@@ -153,11 +165,27 @@ func Measure(cfg Config, k Kernel) (Row, error) {
 	return row, nil
 }
 
+// deadline returns a channel closed after d (never when d is 0), and the
+// function that stops its timer.
+func deadline(d time.Duration) (<-chan struct{}, func()) {
+	ch := make(chan struct{})
+	if d <= 0 {
+		return ch, func() {}
+	}
+	t := time.AfterFunc(d, func() { close(ch) })
+	return ch, func() { t.Stop() }
+}
+
 // exploreUntilFailure runs sc with seeds 1 to runs, as `schedlab explore
-// --fail-fast` does on one core, and reports the first failing run.
-func exploreUntilFailure(sc *script, runs int) ExploreResult {
+// --fail-fast` does on one core, and reports the first failing run. It
+// stops early, failing nothing, after timeout of wall-clock time.
+func exploreUntilFailure(sc *script, runs int, timeout time.Duration) ExploreResult {
 	job := scriptrun.New(sc.prog)
+	start := time.Now()
 	for seed := 1; seed <= runs; seed++ {
+		if timeout > 0 && time.Since(start) > timeout {
+			return ExploreResult{Runs: seed - 1, TimedOut: true}
+		}
 		opts := sc.opts
 		opts.Seed = uint64(seed)
 		res, _ := job.Run(opts)
