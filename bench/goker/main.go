@@ -79,7 +79,8 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "goker: %d kernels, instances=%d; check: procs=1, bounds 0-%d, at most %d schedules a bound; explore: procs=%d, at most %d runs; fixed: bound %d; budgets: check %v, explore %v, fixed %v\n\n",
 		len(chosen), cfg.Instances, cfg.MaxBound, cfg.MaxSchedules, cfg.ExploreProcs, cfg.Runs, cfg.FixedBound, cfg.CheckTimeout, cfg.ExploreTimeout, cfg.FixedTimeout)
 	var rows []Row
-	for _, k := range chosen {
+	for i, k := range chosen {
+		fmt.Fprintf(stderr, "goker: [%d/%d] %s\n", i+1, len(chosen), k.Name)
 		row, err := Measure(cfg, k)
 		if err != nil {
 			fmt.Fprintf(stderr, "goker: %s: %v\n", k.Name, err)
