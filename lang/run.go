@@ -72,7 +72,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -370,7 +369,6 @@ func (gr *goroutine) bind(g *runtime.G) {
 	gr.g = g
 	gr.id = g.ID()
 	g.Data = gr
-	gr.thread.Name = "G" + strconv.FormatInt(gr.id, 10)
 }
 
 // forget drops the thread of a goroutine that ended or was never made.

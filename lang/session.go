@@ -45,6 +45,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"sync/atomic"
 
 	"go.starlark.net/resolve"
@@ -743,7 +744,7 @@ func (w *world) runItem(gr *goroutine, it *item) {
 func (w *world) renewThread(gr *goroutine) {
 	r := gr.run
 	gr.account()
-	th := r.newThread(gr.thread.Name)
+	th := r.newThread("G" + strconv.FormatInt(gr.id, 10))
 	r.mu.Lock()
 	gr.thread = th // the timeout reads it
 	r.mu.Unlock()
