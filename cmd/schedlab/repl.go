@@ -13,7 +13,7 @@ import (
 )
 
 // replSynopsis is the one-line usage of `schedlab repl`.
-const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--costs FILE|default|zero] [--sched VARIANT] [--startup bare|go] [--trace-states] [--max-memory SIZE] [--echo] [script.star]"
+const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--costs FILE|default|zero] [--sched VARIANT] [--startup bare|go] [--choices LIST] [--trace-states] [--max-memory SIZE] [--echo] [script.star]"
 
 // replCmd is `schedlab repl`: the interactive shell on the terminal, or
 // the same statements and commands read from a file or pipe, without
@@ -22,7 +22,7 @@ func replCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	s := cli.NewSettings() // the world's settings; --costs, --sched, --startup and --trace-states go straight in
-	s.RegisterFlags(fs, "costs", "sched", "startup", "trace-states")
+	s.RegisterFlags(fs, "costs", "sched", "startup", "trace-states", "choices")
 	procs := fs.Int("procs", 1, "number of Ps (GOMAXPROCS) at start, from 1 to 1024")
 	seed := fs.Uint64("seed", 1, "seed of the world's one PRNG (steal order, select)")
 	preempt := onOffFlag(true)
@@ -128,6 +128,9 @@ Flags:
   --max-memory SIZE interrupt a statement, :step or :run when the process
                     holds more than SIZE, such as 512MiB (0: no limit;
                     default 4GiB); the world stays
+  --choices LIST    give the world's choice points these answers, as
+                    schedlab check prints them: the script runs the
+                    failing schedule check found (docs/check.md)
   --trace-states    :trace and :step also print a GoStatus event for every
                     change of a goroutine's status (casgstatus)
   --echo            without a terminal, print the prompts and the input as a
