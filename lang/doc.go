@@ -23,11 +23,31 @@
 //   - builtins.go: the builtins, in one literal table.
 //   - values.go: the value types: task, chan, select_case, mutex,
 //     waitgroup.
-//   - sched.go: sched(), the snapshot of every P and M that :runq, :ms
-//     and the playground show, as a frozen struct (SchedValue).
+//   - syncx.go: the rest of sync: rwmutex, cond, once, atomic_int,
+//     semaphore, and waitgroup's go.
+//   - context.go: package context's cancellation: background,
+//     with_cancel, with_timeout, with_deadline.
+//   - timer.go: package time's timers: timer, ticker, tick, after_func,
+//     and nil_chan.
+//   - gofmt.go: printing the Go way: printf, sprintf, println.
+//   - net.go: the network as a script sees it: listen, dial, listeners,
+//     connections, their error values.
+//   - traffic.go: traffic(), load from outside the process.
+//   - param.go: param(name, default), a value the command line sets.
+//   - rand.go: rand, seeded randomness for scripts.
+//   - gc.go: the heap and the collector: alloc, retain, release, gc,
+//     gogc, memlimit.
+//   - stdlib.go: Starlark's standard modules math, json, struct and a
+//     time without the host's clock and zones; a module's missing field.
+//   - sched.go: sched(), the snapshot of every P and M that scripts read,
+//     as a frozen struct (SchedValue); :runq, :ms and the playground use
+//     internal/views.
 //   - duration.go: durations as builtins take them ("1ms", 1000).
-//   - load.go: reading and compiling a script and the modules it loads,
-//     confined to its directory tree, before anything runs.
+//   - source.go: reading and bounding source text (ReadScript, the size
+//     limit), the one place that reads the script's files.
+//   - load.go: compiling a script and the modules it loads, confined to
+//     its directory tree, before anything runs; a name used before the
+//     load that binds it.
 //   - report.go: how a run ends, in Go's words: compile errors, panics,
 //     deadlocks, goroutine dumps, exit statuses; a REPL statement's
 //     error as a panic of G1 (FormatPanic).
@@ -37,6 +57,8 @@
 //     a bare small int given as a duration (smallDuration).
 //   - leak.go: Go 1.26's goroutine leak detection, by walking the
 //     Starlark values reachable from the goroutines that can still run.
+//   - overrun.go: host limits (the wall-clock timeout, --max-memory) that
+//     one call outlasts, and SIGINT.
 //   - memory.go: the memory limit's watchdog; memory_linux.go and
 //     memory_other.go read the resident set where there is one.
 //   - host_js.go, host_other.go: giving the host's scheduler a turn on

@@ -25,6 +25,15 @@
 //   - run.go: Run, the command line and the directives, and runScript
 //     with its table of output sinks.
 //   - directive.go: reading the `# schedlab:` lines of a script.
+//   - costs.go: --costs: the default profile, zero, or a profile file.
+//   - params.go: --param NAME=VALUE, the script's parameters.
+//   - schedule.go: --choices and --schedule, a schedule to replay
+//     (schedlab check), and the settings a schedule file must match.
+//   - output.go: output files, checked before the run so that none
+//     overwrites an input or another output.
+//   - interrupt.go: SIGINT and its exit status.
+//   - compare.go: `schedlab compare`, one script under several
+//     scheduler variants, one table.
 //   - perturb.go: the --perturb presets, ScriptSettings and RegisterFlags,
 //     which explore uses to start each run as `schedlab run` would.
 //   - determinism.go: --check-determinism.
