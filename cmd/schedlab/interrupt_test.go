@@ -141,6 +141,37 @@ func TestInterruptExplore(t *testing.T) {
 	}
 }
 
+// TestInterruptCheck: SIGINT ends a walk that would go on for a long
+// time; check says how far it got, that the result is incomplete, and
+// exits 130.
+func TestInterruptCheck(t *testing.T) {
+	bin := buildSchedlab(t)
+	dir := t.TempDir()
+	src := "def w(n):\n    for i in range(20):\n        now()\nfor n in range(6):\n    spawn(w, n)\n"
+	if err := os.WriteFile(filepath.Join(dir, "x.star"), []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "check", "--max-schedules=0", "x.star")
+	cmd.Dir = dir
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	time.Sleep(500 * time.Millisecond)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, 30*time.Second); code != 130 {
+		t.Errorf("exit status %d, want 130; stderr:\n%s", code, stderr.String())
+	}
+	want := `(?m)^no failure in \d+ schedules: incomplete, interrupted \(SIGINT\) before the walk was done \(it would be exhaustive\)$`
+	if !regexp.MustCompile(want).MatchString(out.String()) {
+		t.Errorf("report does not match %s:\n%s", want, out.String())
+	}
+}
+
 // TestOutputsKeepInputs: an output refused as an input leaves the input
 // byte for byte; --check-determinism writes its output files; a run
 // leaves no temporary file; an output written over an old one replaces
