@@ -70,16 +70,7 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "write the first failing schedule to `FILE`, for schedlab run --schedule FILE")
 	cli.NewSettings().RegisterFlags(fs, checkRunFlags...)
 	var runArgs []string
-	params := flag.NewFlagSet("", flag.ContinueOnError)
-	cli.NewSettings().RegisterFlags(params, "param")
-	param := params.Lookup("param")
-	fs.Func("param", param.Usage, func(v string) error {
-		if err := param.Value.Set(v); err != nil {
-			return err
-		}
-		runArgs = append(runArgs, "--param="+v)
-		return nil
-	})
+	passParams(fs, func(v string) { runArgs = append(runArgs, "--param="+v) })
 	files, err := cli.ParseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		printHelp(stdout, checkSynopsis, checkHelpText, fs)

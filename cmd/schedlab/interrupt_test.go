@@ -110,22 +110,7 @@ func TestInterruptExplore(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "x.star"), []byte("for i in range(2000):\n    pass\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "explore", "--runs=100000000", "x.star")
-	cmd.Dir = dir
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill() })
-	// explore prints nothing before its report: give it time to start
-	// its sweep (the result does not depend on when the signal lands,
-	// once the handler is in place).
-	time.Sleep(500 * time.Millisecond)
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
-		t.Fatal(err)
-	}
-	code := waitExit(t, cmd, 30*time.Second)
+	code, out, stderr := interruptAfterStart(t, bin, dir, "explore", "--runs=100000000", "x.star")
 	if code != 130 {
 		t.Errorf("exit status %d, want 130; stderr:\n%s", code, stderr.String())
 	}
@@ -141,17 +126,13 @@ func TestInterruptExplore(t *testing.T) {
 	}
 }
 
-// TestInterruptCheck: SIGINT ends a walk that would go on for a long
-// time; check says how far it got, that the result is incomplete, and
-// exits 130.
-func TestInterruptCheck(t *testing.T) {
-	bin := buildSchedlab(t)
-	dir := t.TempDir()
-	src := "def w(n):\n    for i in range(20):\n        now()\nfor n in range(6):\n    spawn(w, n)\n"
-	if err := os.WriteFile(filepath.Join(dir, "x.star"), []byte(src), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "check", "--max-schedules=0", "x.star")
+// interruptAfterStart runs bin with args in dir, sends it SIGINT half a
+// second after it started (explore and check print nothing before their
+// report; the result does not depend on when the signal lands once the
+// handler is in place), and returns its exit status, stdout and stderr.
+func interruptAfterStart(t *testing.T, bin, dir string, args ...string) (int, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
@@ -163,7 +144,21 @@ func TestInterruptCheck(t *testing.T) {
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	if code := waitExit(t, cmd, 30*time.Second); code != 130 {
+	return waitExit(t, cmd, 30*time.Second), &out, &stderr
+}
+
+// TestInterruptCheck: SIGINT ends a walk that would go on for a long
+// time; check says how far it got, that the result is incomplete, and
+// exits 130.
+func TestInterruptCheck(t *testing.T) {
+	bin := buildSchedlab(t)
+	dir := t.TempDir()
+	src := "def w(n):\n    for i in range(20):\n        now()\nfor n in range(6):\n    spawn(w, n)\n"
+	if err := os.WriteFile(filepath.Join(dir, "x.star"), []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := interruptAfterStart(t, bin, dir, "check", "--max-schedules=0", "x.star")
+	if code != 130 {
 		t.Errorf("exit status %d, want 130; stderr:\n%s", code, stderr.String())
 	}
 	want := `(?m)^no failure in \d+ schedules: incomplete, interrupted \(SIGINT\) before the walk was done \(it would be exhaustive\)$`

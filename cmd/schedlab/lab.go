@@ -222,8 +222,14 @@ func labFlags(cfg *lab.Config, f *labOptions) *flag.FlagSet {
 	fs.IntVar(&f.jobs, "jobs", 0, "do `N` runs at once, each in an engine of its own (0: one per CPU)")
 	defaults := cli.NewSettings()
 	defaults.RegisterFlags(fs, labRunFlags...)
-	// --param may be given many times: each is passed on as given, once
-	// run's own flag has checked it.
+	passParams(fs, func(v string) { cfg.RunFlags = append(cfg.RunFlags, lab.Flag{Name: "param", Value: v}) })
+	return fs
+}
+
+// passParams defines --param on fs for a command that passes it on to
+// `schedlab run`: it may be given many times, and each, once run's own
+// flag has checked it, goes to pass as given.
+func passParams(fs *flag.FlagSet, pass func(v string)) {
 	params := flag.NewFlagSet("", flag.ContinueOnError)
 	cli.NewSettings().RegisterFlags(params, "param")
 	check := params.Lookup("param")
@@ -231,10 +237,9 @@ func labFlags(cfg *lab.Config, f *labOptions) *flag.FlagSet {
 		if err := check.Value.Set(v); err != nil {
 			return err
 		}
-		cfg.RunFlags = append(cfg.RunFlags, lab.Flag{Name: "param", Value: v})
+		pass(v)
 		return nil
 	})
-	return fs
 }
 
 func labHelp(w io.Writer) { labCmd(cli.Host{}, []string{"-h"}, w, io.Discard) }

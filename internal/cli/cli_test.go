@@ -90,11 +90,7 @@ func TestCPUsDefaultProcs(t *testing.T) {
 			t.Errorf("settingsFor(%q): %v", test.args, err)
 			continue
 		}
-		var kv []string
-		for _, e := range s.Header().Settings {
-			kv = append(kv, e.Key+"="+e.Value)
-		}
-		if got := strings.Join(kv, " "); got != test.want {
+		if got := s.ScheduleSettings(); got != test.want {
 			t.Errorf("settingsFor(%q) = %s, want %s", test.args, got, test.want)
 		}
 	}
