@@ -113,3 +113,72 @@ func TestGCMarkNoDedicatedWorkerIsSeen(t *testing.T) {
 		t.Log(err)
 	}
 }
+
+// workerSpans returns the GCWorkerStop events of evs as "P<p> <mode>
+// <ns>", in order, and the ns they marked in all.
+func workerSpans(evs []Event) (spans []string, total int64) {
+	for _, ev := range evs {
+		if ev.Kind == EvGCWorkerStop {
+			spans = append(spans, fmt.Sprintf("P%d %s %d", ev.P, ev.Reason, ev.Arg))
+			total += ev.Arg
+		}
+	}
+	return spans, total
+}
+
+// At 2 Ps startCycle wants no dedicated worker and a fractional goal of
+// 0.25 a P. When the world starts again, both Ps take the fractional
+// worker (no P has marked yet), each for one chunk of 100 KB, after which
+// each is over 1.2 × 0.25 of the time (pollFractionalWorkerExit). P1 then
+// runs its user goroutine again; P0, whose G waits in gc(), has nothing
+// else to do and runs an idle worker for the rest of the mark.
+func TestGCMarkFractionalThenIdle(t *testing.T) {
+	m, evs := markRun(t, 2, false, func(g *G) error {
+		if _, err := g.Go(func(g *G) error { g.Work(20_000_000); return nil }, "user"); err != nil {
+			return err
+		}
+		g.Work(1000) // the user goroutine is stolen by P1
+		if err := g.Retain(1 << 20); err != nil {
+			return err
+		}
+		g.GC()
+		return nil
+	})
+	mark := int64(1<<20 + globalsScanBytes + 2*fixedStack)
+	spans, total := workerSpans(evs)
+	want := []string{"P1 fractional 100000", "P0 fractional 100000", fmt.Sprintf("P0 idle %d", mark-200000)}
+	if strings.Join(spans, ", ") != strings.Join(want, ", ") || total != mark {
+		t.Errorf("workers %v (%dns in all); want %v (%dns)", spans, total, want, mark)
+	}
+	if s := m.GCStats(); s.Dedicated != 0 || s.Fractional != 0.25 {
+		t.Errorf("split %d dedicated, %v fractional; want 0, 0.25", s.Dedicated, s.Fractional)
+	}
+}
+
+// At 4 Ps with nothing else to run, the dedicated worker and three idle
+// ones share the mark: enlistWorker wakes an idle P, and each worker
+// found wakes another (findRunnable's tryWakeP). The mark takes a
+// quarter of the time one worker would.
+func TestGCMarkIdlePsHelp(t *testing.T) {
+	_, evs := markRun(t, 4, false, func(g *G) error {
+		if err := g.Retain(1 << 20); err != nil {
+			return err
+		}
+		g.GC()
+		return nil
+	})
+	mark := int64(1<<20 + globalsScanBytes + fixedStack)
+	spans, total := workerSpans(evs)
+	var dedicated, idle int
+	for _, s := range spans {
+		dedicated += strings.Count(s, " dedicated ")
+		idle += strings.Count(s, " idle ")
+	}
+	if dedicated != 1 || idle != 3 || total != mark {
+		t.Errorf("workers %v (%dns in all); want 1 dedicated and 3 idle marking %dns", spans, total, mark)
+	}
+	end := firstEvent(t, evs, EvGCEnd, 0).Time
+	if want := int64(10_000 + 10_000 + 305_194); end != want {
+		t.Errorf("the cycle ended at %dns, want %dns (the pauses and a quarter of the mark, in 100 KB chunks)", end, want)
+	}
+}
