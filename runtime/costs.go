@@ -43,6 +43,11 @@
 //	                 Config.GCCycle = GCStopTheWorld
 //	gc_mark_term     the GC's mark termination pause (gcMarkDone:
 //	                 stopTheWorldWithSema(stwGCMarkTerm), gcMarkTermination)
+//	gc_mark_mib      how long a mark worker takes to scan 1 MiB of the
+//	                 live heap, stacks and globals (gcBgMarkWorker →
+//	                 gcDrain); charged only with Config.GCCycle = GCMark.
+//	                 Optional in a profile: one without it (all written
+//	                 before it) marks in no time
 //
 // The zero profile (ZeroCosts, --costs=zero) is the textbook model: only
 // work, syscall, sleep and timers move the clock, and a goroutine's code
@@ -104,6 +109,7 @@ const (
 	CostStallEvery                     // a thread's running time between two stalls
 	CostGCSweepTerm                    // the GC's sweep termination stop-the-world pause
 	CostGCMarkTerm                     // the GC's mark termination stop-the-world pause
+	CostGCMarkMiB                      // a mark worker's time to scan 1 MiB
 	NumCosts                           // the number of costs
 )
 
@@ -111,7 +117,12 @@ var costNames = [NumCosts]string{
 	"step", "newproc", "switch", "gosched", "wakeup", "newm",
 	"syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass",
 	"runnext_sleep", "stall", "stall_every", "gc_sweep_term", "gc_mark_term",
+	"gc_mark_mib",
 }
+
+// optionalCost reports whether a profile may leave cost k out: the costs
+// added after profiles were first written, which such a profile has as 0.
+func optionalCost(k CostKind) bool { return k == CostGCMarkMiB }
 
 // String returns the cost's name in the file format ("syscall_enter").
 func (k CostKind) String() string {
@@ -311,6 +322,9 @@ func ParseCosts(filename string, data []byte) (*Costs, error) {
 	}
 	for k, name := range costNames {
 		df, ok := f.Costs[name]
+		if !ok && optionalCost(CostKind(k)) {
+			continue // 0: the profile was written before the cost
+		}
 		if !ok || df == nil {
 			return nil, fail("costs.%s: missing", name)
 		}

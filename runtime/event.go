@@ -59,6 +59,8 @@ const (
 	EvGCEnd                    // GC cycle Arg ended (gcMarkTermination), only with --gc-cycle=stw
 	EvSTWBegin                 // G stopped the world (stopTheWorldWithSema); Reason = why, in Go's words: "GC sweep termination" or "GC mark termination"
 	EvSTWEnd                   // the pause of a stop-the-world ended after Arg ns; Reason = why, as in its STWBegin
+	EvGCWorkerStart            // mark worker G started marking on P (gcBgMarkWorker), only with --gc-cycle=mark; Reason = its mode: "dedicated", "fractional" or "idle"
+	EvGCWorkerStop             // mark worker G stopped marking on P after Arg ns (markWorkerStop); Reason = its mode
 	evKindCount
 )
 
@@ -98,6 +100,8 @@ var eventNames = [...]string{
 	EvGCEnd:          "GCEnd",
 	EvSTWBegin:       "STWBegin",
 	EvSTWEnd:         "STWEnd",
+	EvGCWorkerStart:  "GCWorkerStart",
+	EvGCWorkerStop:   "GCWorkerStop",
 }
 
 func (k EventKind) String() string {

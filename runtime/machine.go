@@ -126,7 +126,8 @@ type Config struct {
 	MemoryLimit *int64
 	// GCCycle is how much of a GC cycle is modelled (mgc.go, --gc-cycle):
 	// GCInstant, the zero value, a cycle that takes no time and changes
-	// no schedule; GCStopTheWorld, its two stop-the-world pauses.
+	// no schedule; GCStopTheWorld, its two stop-the-world pauses;
+	// GCMark, and the concurrent mark between them, by mark workers on Ps.
 	GCCycle GCCycle
 }
 

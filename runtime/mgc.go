@@ -48,12 +48,30 @@
 // process runs; the world outside goes on, and a syscall that returns
 // finds no P (exitsyscall0).
 //
+// Under GCMark (--gc-cycle=mark) the mark between the pauses takes time:
+// the G that starts the cycle starts the world again after sweep
+// termination with the mark on (gcMarkStart) and goes on. The mark work,
+// the retained heap, the stacks and the globals at the costs profile's
+// gc_mark_mib, is done by mark workers, Gs of the runtime kept parked in
+// a pool, that Ps take in a mode: findRunnable asks findRunnableGCWorker
+// for a dedicated worker while startCycle's split wants one, else for
+// the fractional worker while the P is under its goal, and takes an idle
+// worker rather than give up its P (findRunnableGCIdle). Workers mark in
+// chunks (gcDrain), and the one that finishes the last chunk ends the
+// cycle (gcMarkDone): mark termination stops the world it started. No
+// assists yet: an allocation during the mark only adds to the heap.
+//
 // Invariants:
 //
 //   - 0 <= retained and retained <= heapLive: retained bytes were counted
 //     into heapLive when retained, and a cycle resets heapLive to them;
-//   - no cycle is running between two builtin calls (gcphase == _GCoff):
-//     a cycle starts and ends within the call that triggers it;
+//   - under GCInstant and GCStopTheWorld no cycle is running between two
+//     builtin calls (gcphase == _GCoff): a cycle starts and ends within
+//     the call that triggers it; under GCMark a cycle is on (marking)
+//     from the end of sweep termination to mark termination, and no
+//     other starts meanwhile;
+//   - while marking, markLeft >= 0 and markBusy counts the workers in
+//     the middle of a chunk; the cycle ends when both are 0;
 //   - stwUntil is 0 unless a G holds the stopped world for a pause, and
 //     then no action of the process but that G's resumption and syscall
 //     returns is due before it.
@@ -76,9 +94,10 @@ type GCCycle uint8
 const (
 	GCInstant      GCCycle = iota // a cycle takes no time and changes no schedule
 	GCStopTheWorld                // sweep termination and mark termination stop the world
+	GCMark                        // and the mark between them takes time: mark workers on Ps
 )
 
-var gcCycleNames = [...]string{GCInstant: "instant", GCStopTheWorld: "stw"}
+var gcCycleNames = [...]string{GCInstant: "instant", GCStopTheWorld: "stw", GCMark: "mark"}
 
 func (c GCCycle) String() string {
 	if int(c) < len(gcCycleNames) {
@@ -90,14 +109,15 @@ func (c GCCycle) String() string {
 // GCCycleNames are the names ParseGCCycle takes, in order.
 func GCCycleNames() []string { return gcCycleNames[:] }
 
-// ParseGCCycle returns the GCCycle called name ("instant" or "stw").
+// ParseGCCycle returns the GCCycle called name ("instant", "stw" or
+// "mark").
 func ParseGCCycle(name string) (GCCycle, error) {
 	for i, n := range gcCycleNames {
 		if n == name {
 			return GCCycle(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown GC cycle model %q: want %s", name, strings.Join(gcCycleNames[:], " or "))
+	return 0, fmt.Errorf("unknown GC cycle model %q: want %s", name, strings.Join(gcCycleNames[:], ", "))
 }
 
 // gcState is the heap and the collector's part of the Machine.
@@ -113,7 +133,37 @@ type gcState struct {
 	stwUntil   int64 // the world is stopped until then (GCStopTheWorld), or 0
 	pauseTotal int64 // ns of stop-the-world pauses in all
 	pauseMax   int64 // the longest pause
+
+	// The concurrent mark (GCMark).
+	marking     bool     // the mark phase is on (gcBlackenEnabled != 0)
+	markLeft    int64    // ns of mark work no worker has taken yet
+	markBusy    int      // workers in the middle of a chunk of mark work (work.nproc - work.nwait)
+	markHeap0   uint64   // heapLive when the mark began: bytes allocated since are allocated black
+	markRetain0 uint64   // the retained heap when the mark began
+	idleWorkers int32    // idle workers marking now (gcController.idleMarkWorkers)
+	maxIdle     int32    // the most idle workers at once (setMaxIdleMarkWorkers)
+	workers     []*G     // every mark worker made (gcBgMarkStartWorkers)
+	pool        []*G     // the workers parked, waiting for a P (gcBgMarkWorkerPool)
+	waiters     []*G     // Gs in GC waiting for the cycle to end (work.sweepWaiters)
+	noDedicated bool     // tests only: startCycle's dedicated workers dropped (a broken split the tests must see)
+	markTime    [3]int64 // ns of marking this cycle, by mode (dedicatedMarkTime, fractionalMarkTime, idleMarkTime)
 }
+
+// gcMarkWorkerMode is the way a mark worker runs on its P. Mirrors
+// gcMarkWorkerMode.
+type gcMarkWorkerMode uint8
+
+// The modes of a mark worker.
+const (
+	gcMarkWorkerNotWorker  gcMarkWorkerMode = iota // not marking
+	gcMarkWorkerDedicated                          // takes its P for the whole mark, never preempted
+	gcMarkWorkerFractional                         // marks on its P up to the fractional utilization goal
+	gcMarkWorkerIdle                               // marks on a P that has nothing else to do, until it has
+)
+
+var gcMarkWorkerModeStrings = [...]string{"", "dedicated", "fractional", "idle"}
+
+func (mode gcMarkWorkerMode) String() string { return gcMarkWorkerModeStrings[mode] }
 
 // initGC sets up the heap and the pacer with the configuration's GOGC and
 // memory limit (gcinit: gcController.init(readGOGC(), readGOMEMLIMIT())).
@@ -155,6 +205,9 @@ func (m *Machine) mallocgc(g *G, n int64, retain bool) {
 		m.gc.retained += n
 	}
 	m.gcSyncMapped()
+	if m.gc.marking {
+		return // a cycle is on (gcTrigger.test: gcphase != _GCoff)
+	}
 	if trigger, _ := c.trigger(); c.heapLive >= trigger {
 		m.gcStart(g, false)
 	}
@@ -164,8 +217,10 @@ func (m *Machine) mallocgc(g *G, n int64, retain bool) {
 // or forced by GC. Under GCInstant the cycle takes no time (see the top
 // of the file); under GCStopTheWorld g stops the world for sweep
 // termination and again for mark termination, each for its pause cost,
-// and the mark between them takes no time. Mirrors gcStart, gcMarkDone
-// and gcMarkTermination.
+// and the mark between them takes no time. Under GCMark, g starts the
+// world again after sweep termination with the mark on, and returns: the
+// mark workers do the mark on Ps, and the last to finish ends the cycle
+// (gcMarkDone). Mirrors gcStart.
 func (m *Machine) gcStart(g *G, forced bool) {
 	c := &m.gc.ctl
 	procs := int(m.gomaxprocs)
@@ -186,17 +241,264 @@ func (m *Machine) gcStart(g *G, forced bool) {
 
 	// Sweep termination, then the start of the mark.
 	c.startCycle(m.now, procs)
+	if m.gc.noDedicated {
+		c.dedicatedMarkWorkersNeeded = 0
+	}
 	m.gc.lastDedicated = c.dedicatedMarkWorkersNeeded
 	m.gc.lastFractional = c.fractionalUtilizationGoal
 
 	// The mark: the retained heap, every goroutine's stack, the globals.
-	// With no mark workers modelled yet it takes no time, and the world
-	// is not started between the two pauses.
-	marked := uint64(m.gc.retained)
-	c.heapScanWork = int64(marked)
+	m.gc.markHeap0 = c.heapLive
+	m.gc.markRetain0 = uint64(m.gc.retained)
+	c.heapScanWork = int64(m.gc.retained)
 	c.stackScanWork = int64(m.stackBytes())
 	c.globalsScanWork = int64(c.globalsScan)
-	if stw {
+	if m.cfg.GCCycle >= GCMark {
+		work := c.heapScanWork + c.stackScanWork + c.globalsScanWork
+		if d := int64(float64(work) * float64(m.costOf(CostGCMarkMiB)) / (1 << 20)); d > 0 {
+			m.gcMarkStart(g, d)
+			return
+		}
+	}
+	// No mark workers (GCInstant, GCStopTheWorld, or no mark cost): the
+	// mark takes no time, and the world is not started between the two
+	// pauses.
+	m.gcMarkDone(g, false)
+}
+
+// gcMarkStart turns the mark on with d ns of mark work, makes the mark
+// workers if there are none yet (gcBgMarkStartWorkers: one per P, parked
+// in the pool), starts the world, and asks for a worker (enlistWorker).
+// Mirrors the end of gcStart: gcBgMarkPrepare, setGCPhase(_GCmark),
+// gcController.startCycle's setMaxIdleMarkWorkers, startTheWorldWithSema.
+func (m *Machine) gcMarkStart(g *G, d int64) {
+	c := &m.gc.ctl
+	m.gc.marking = true
+	m.gc.markLeft = d
+	m.gc.markTime = [3]int64{}
+	m.gc.maxIdle = m.gomaxprocs - int32(c.dedicatedMarkWorkersNeeded)
+	if c.fractionalUtilizationGoal > 0 {
+		m.gc.maxIdle-- // the fractional worker's P (setMaxIdleMarkWorkers)
+	}
+	for _, pp := range m.allp[:m.gomaxprocs] {
+		pp.gcFractionalMarkTime = 0
+	}
+	for len(m.gc.workers) < int(m.gomaxprocs) {
+		// Made parked, with no GoCreate: it is first seen when
+		// findRunnableGCWorker readies it (a GoUnblock).
+		wp := m.newproc1(m.gcBgMarkWorker, g, g.mp.p, "runtime.gcBgMarkWorker")
+		// Go's worker runs once to park itself in the pool; this one
+		// is made parked, the status set without an edge.
+		wp.waitreason = "GC worker (idle)"
+		wp.status = Gwaiting
+		m.gc.workers = append(m.gc.workers, wp)
+		m.gc.pool = append(m.gc.pool, wp)
+	}
+	m.startTheWorld()
+	m.enlistWorker(g)
+}
+
+// enlistWorker asks for a mark worker on another P: with dedicated or
+// idle workers wanted, it wakes an idle P if there is one and no M spins
+// (Green Tea, on in Go 1.26); else, with a dedicated worker wanted, it
+// preempts a random other running P so that its schedule finds the
+// worker. Mirrors gcControllerState.enlistWorker, which Go calls each
+// time mark work is published; here once, when the mark starts.
+func (m *Machine) enlistWorker(g *G) {
+	c := &m.gc.ctl
+	needDedicated := c.dedicatedMarkWorkersNeeded > 0
+	needIdle := m.gc.idleWorkers < m.gc.maxIdle
+	if !needDedicated && !needIdle {
+		return
+	}
+	if len(m.pidle) != 0 && m.nmspinning == 0 {
+		m.wakep()
+		return
+	}
+	if !needDedicated || m.gomaxprocs <= 1 {
+		return
+	}
+	myID := g.mp.p.id
+	for range 5 {
+		id := int32(m.cheaprandn(uint32(m.gomaxprocs - 1)))
+		if id >= myID {
+			id++
+		}
+		if pp := m.allp[id]; pp.status == Prunning && m.preemptone(pp) {
+			return
+		}
+	}
+}
+
+// findRunnableGCWorker returns a mark worker for pp, or nil: a dedicated
+// one while the cycle wants more, else the fractional one while pp has
+// marked less than the fractional goal of the time since the mark began.
+// Mirrors gcControllerState.findRunnableGCWorker and
+// assignWaitingGCWorker.
+func (m *Machine) findRunnableGCWorker(pp *P) *G {
+	c := &m.gc.ctl
+	if m.gc.markLeft <= 0 || len(m.gc.pool) == 0 { // gcShouldScheduleWorker; the pool
+		return nil
+	}
+	if c.dedicatedMarkWorkersNeeded <= 0 && c.fractionalUtilizationGoal == 0 {
+		return nil // no background workers wanted this cycle
+	}
+	var mode gcMarkWorkerMode
+	if c.dedicatedMarkWorkersNeeded > 0 {
+		c.dedicatedMarkWorkersNeeded--
+		mode = gcMarkWorkerDedicated
+	} else if c.fractionalUtilizationGoal == 0 {
+		return nil
+	} else {
+		delta := m.now - c.markStartTime
+		if delta > 0 && float64(pp.gcFractionalMarkTime)/float64(delta) > c.fractionalUtilizationGoal {
+			return nil // this P has done its share
+		}
+		mode = gcMarkWorkerFractional
+	}
+	return m.gcWorkerGet(pp, mode)
+}
+
+// findRunnableGCIdle returns an idle mark worker for pp, which has
+// nothing else to do, or nil. Mirrors the idle worker clause of
+// findRunnable ("We have nothing to do") and addIdleMarkWorker.
+func (m *Machine) findRunnableGCIdle(pp *P) *G {
+	if !m.gc.marking || m.gc.markLeft <= 0 || len(m.gc.pool) == 0 || m.gc.idleWorkers >= m.gc.maxIdle {
+		return nil
+	}
+	m.gc.idleWorkers++
+	return m.gcWorkerGet(pp, gcMarkWorkerIdle)
+}
+
+// gcWorkerGet takes a worker from the pool to run on pp in mode, runnable.
+func (m *Machine) gcWorkerGet(pp *P, mode gcMarkWorkerMode) *G {
+	n := len(m.gc.pool)
+	gp := m.gc.pool[n-1]
+	m.gc.pool[n-1] = nil
+	m.gc.pool = m.gc.pool[:n-1]
+	gp.markMode = mode
+	casgstatus(gp, Gwaiting, Grunnable)
+	m.emit(EvGoUnblock, pp, pp.m, nil, gp, -1, 3, "")
+	return gp
+}
+
+// gcMarkChunk is the mark work a worker does between two looks at whether
+// it should stop: idleCheckThreshold (100,000) units of scan work, 100 KB,
+// in ns.
+func (m *Machine) gcMarkChunk() int64 {
+	return max(int64(float64(gcIdleCheckThreshold)*float64(m.costOf(CostGCMarkMiB))/(1<<20)), 1)
+}
+
+// gcIdleCheckThreshold is the scan work between two of gcDrain's checks
+// for other work (mgcmark.go's idleCheckThreshold).
+const gcIdleCheckThreshold = 100000
+
+// gcBgMarkWorker is a mark worker's function: it marks on its P in the
+// mode findRunnableGCWorker (or findRunnable) gave it, then parks in the
+// pool. The worker that finishes the last of the mark work ends the
+// cycle. Mirrors gcBgMarkWorker.
+func (m *Machine) gcBgMarkWorker(g *G) error {
+	for {
+		m.gcDrain(g)
+		g.markMode = gcMarkWorkerNotWorker
+		m.gc.pool = append(m.gc.pool, g)
+		m.gopark(g, "GC worker (idle)")
+		g.co.yield()
+	}
+}
+
+// gcDrain marks in chunks of gcMarkChunk until the mark work is done, or,
+// for a fractional worker, until its P has marked 1.2 times its goal
+// (pollFractionalWorkerExit), or, for an idle worker, until its P has
+// other work (pollWork); a fractional or idle worker also stops when
+// preempted. A dedicated worker is never preempted: a preemption request
+// sends its P's run queue to the global queue instead (preemptone).
+// Mirrors gcDrain and the worker's part of gcBgMarkWorker.
+func (m *Machine) gcDrain(g *G) {
+	c := &m.gc.ctl
+	mode := g.markMode
+	pp := g.mp.p
+	start := m.now
+	m.emit(EvGCWorkerStart, pp, g.mp, g, nil, -1, 0, mode.String())
+	g.preempt = false
+	for m.gc.markLeft > 0 {
+		chunk := min(m.gc.markLeft, m.gcMarkChunk())
+		m.gc.markLeft -= chunk
+		m.gc.markBusy++
+		m.gcWork(g, chunk)
+		m.gc.markBusy--
+		if mode != gcMarkWorkerDedicated && g.preempt {
+			break
+		}
+		if mode == gcMarkWorkerIdle && (!runqempty(g.mp.p) || !m.runq.empty()) {
+			break // pollWork
+		}
+		if mode == gcMarkWorkerFractional && m.pollFractionalWorkerExit(g.mp.p, start) {
+			break
+		}
+	}
+	pp = g.mp.p
+	d := m.now - start
+	m.gc.markTime[mode-1] += d
+	switch mode {
+	case gcMarkWorkerDedicated:
+		c.dedicatedMarkWorkersNeeded++
+	case gcMarkWorkerFractional:
+		pp.gcFractionalMarkTime += d
+	case gcMarkWorkerIdle:
+		c.idleMarkTime += d
+		m.gc.idleWorkers--
+	}
+	m.emit(EvGCWorkerStop, pp, g.mp, g, nil, -1, d, mode.String())
+	if m.gc.marking && m.gc.markLeft <= 0 && m.gc.markBusy == 0 {
+		m.gcMarkDone(g, true) // the last worker out
+	}
+}
+
+// pollFractionalWorkerExit reports whether the fractional worker marking
+// on pp since start has done 1.2 times its goal of the time since the mark
+// began (the slack keeps it from being behind again the moment it stops).
+// Mirrors pollFractionalWorkerExit.
+func (m *Machine) pollFractionalWorkerExit(pp *P, start int64) bool {
+	delta := m.now - m.gc.ctl.markStartTime
+	if delta <= 0 {
+		return true
+	}
+	selfTime := pp.gcFractionalMarkTime + (m.now - start)
+	return float64(selfTime)/float64(delta) > 1.2*m.gc.ctl.fractionalUtilizationGoal
+}
+
+// gcWork is d ns of mark work by worker g on its P, as G.Work but without
+// the time slice: a preemption of the worker only posts a request
+// (preemptone), and a stop-the-world that stops its P leaves the rest in
+// workLeft, which the loop does when the worker runs again.
+func (m *Machine) gcWork(g *G, d int64) {
+	g.workLeft = d
+	for g.workLeft > 0 {
+		left := g.workLeft
+		g.workUntil = m.when(left)
+		m.emit(EvGoWork, g.mp.p, g.mp, g, nil, -1, left, "")
+		m.after(left, action{kind: actResume, gp: g, gen: g.gen})
+		g.co.yield()
+	}
+	g.runtime = addWhen(g.runtime, d)
+}
+
+// gcMarkDone ends the cycle on g: mark termination, a stop-the-world
+// (already stopped under GCStopTheWorld, when started is false; stopped
+// now when a mark worker ends the mark, when started is true), then the
+// pacer's endCycle, resetLive and commit, and the world starts. The
+// marked heap is what was retained when the mark began plus every byte
+// allocated since, allocated black. Gs waiting in GC for the cycle are
+// readied. Mirrors gcMarkDone and gcMarkTermination.
+func (m *Machine) gcMarkDone(g *G, started bool) {
+	c := &m.gc.ctl
+	procs := int(m.gomaxprocs)
+	m.gc.marking = false
+	stw := m.cfg.GCCycle >= GCStopTheWorld
+	if started {
+		m.stopTheWorldGC(g, CostGCMarkTerm, "GC mark termination")
+	} else if stw {
 		m.emit(EvSTWBegin, g.mp.p, g.mp, g, nil, -1, 0, "GC mark termination")
 		m.gcPause(g, CostGCMarkTerm, "GC mark termination")
 	}
@@ -204,6 +506,7 @@ func (m *Machine) gcStart(g *G, forced bool) {
 
 	// Mark termination: the unmarked bytes are garbage, which the sweep
 	// frees; the pacer starts over from the marked heap.
+	marked := m.gc.markRetain0 + (c.heapLive - m.gc.markHeap0)
 	c.totalFree += c.heapLive - marked
 	c.resetLive(marked)
 	m.gcSyncMapped()
@@ -212,6 +515,11 @@ func (m *Machine) gcStart(g *G, forced bool) {
 		m.startTheWorld()
 		m.emit(EvGCEnd, g.mp.p, g.mp, g, nil, -1, m.gc.cycles, "")
 	}
+	for _, gp := range m.gc.waiters {
+		m.ready(gp, g.mp.p, g, false)
+	}
+	clear(m.gc.waiters)
+	m.gc.waiters = m.gc.waiters[:0]
 }
 
 // stopTheWorldGC stops every P but g's, as stopTheWorldWithSema does for
@@ -357,9 +665,25 @@ func (g *G) ReleaseHeap(n int64) error {
 
 // GC runs a garbage collection cycle now, whatever the heap
 // (runtime.GC: gcStart with gcTriggerCycle).
+// Under GCMark it waits for a cycle on already to end, starts its own,
+// and waits for that one to end too (gcWaitOnMark).
 func (g *G) GC() {
 	g.check()
-	g.m.gcStart(g, true)
+	m := g.m
+	if m.gc.marking {
+		m.gcWaitOnMark(g)
+	}
+	m.gcStart(g, true)
+	if m.gc.marking {
+		m.gcWaitOnMark(g)
+	}
+}
+
+// gcWaitOnMark parks g until the cycle on now ends. Mirrors gcWaitOnMark.
+func (m *Machine) gcWaitOnMark(g *G) {
+	m.gc.waiters = append(m.gc.waiters, g)
+	m.gopark(g, "wait for GC cycle")
+	g.co.yield()
 }
 
 // SetGCPercent sets GOGC and returns the previous value; a negative
@@ -432,4 +756,26 @@ func (m *Machine) GCStats() GCStats {
 		PauseTotal:   m.gc.pauseTotal,
 		PauseMax:     m.gc.pauseMax,
 	}
+}
+
+// preemptMarkWorker is preemptone for a mark worker gp on pp: it posts the
+// request, which a fractional or idle worker honours after its chunk by
+// stopping. A dedicated worker is not preempted: it takes the request as
+// a sign to send pp's run queue to the global queue, where other Ps can
+// run its Gs, and marks on. Mirrors gcBgMarkWorker's dedicated case
+// (runqdrain, globrunqputbatch). It reports false: the worker keeps pp.
+func (m *Machine) preemptMarkWorker(pp *P, gp *G) bool {
+	gp.preempt = true
+	if gp.markMode != gcMarkWorkerDedicated {
+		return false
+	}
+	var n int64
+	for g2, _ := runqget(pp); g2 != nil; g2, _ = runqget(pp) {
+		m.globrunqput(g2)
+		n++
+	}
+	if n > 0 {
+		m.emit(EvGlobalRunqPut, pp, pp.m, gp, nil, -1, n, "")
+	}
+	return false
 }

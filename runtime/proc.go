@@ -487,7 +487,7 @@ func (m *Machine) schedule(mp *M) {
 // findRunnable returns a G to run on mp's P, or nil after giving the P back
 // and parking mp (or blocking it in netpoll), or nil while mp spends the
 // time of a steal pass (it runs schedule again after it). Mirrors
-// findRunnable, without GC workers.
+// findRunnable (GC workers only with --gc-cycle=mark).
 func (m *Machine) findRunnable(mp *M) (*G, bool) {
 	tries := 0
 top:
@@ -496,6 +496,15 @@ top:
 	}
 	pp := mp.p
 	m.checkTimers(pp)
+
+	// Try to schedule a GC worker (findRunnableGCWorker), and wake a P
+	// for the work it leaves (tryWakeP).
+	if m.gc.marking {
+		if gp := m.findRunnableGCWorker(pp); gp != nil {
+			m.wakep()
+			return gp, false
+		}
+	}
 
 	// Check the global runnable queue once in a while to ensure fairness.
 	if pp.schedtick%61 == 0 && !m.runq.empty() {
@@ -539,7 +548,13 @@ top:
 		}
 	}
 
-	// We have nothing to do: give up the P.
+	// We have nothing to do. In the mark phase, with mark work left, run
+	// an idle worker rather than give up the P.
+	if gp := m.findRunnableGCIdle(pp); gp != nil {
+		return gp, false
+	}
+
+	// Give up the P.
 	m.releasep(mp)
 	m.pidleput(pp)
 	m.emit(EvProcStop, pp, mp, nil, nil, -1, 0, "") // once the P is idle
@@ -1253,6 +1268,9 @@ func (m *Machine) preemptone(pp *P) bool {
 		return false
 	}
 	gp := mp.curg
+	if gp.markMode != gcMarkWorkerNotWorker {
+		return m.preemptMarkWorker(pp, gp)
+	}
 	if m.cfg.NoPreempt {
 		gp.preempt = true
 		return false

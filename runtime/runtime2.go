@@ -43,18 +43,19 @@ type G struct {
 	workUntil    int64 // when the current work chunk ends
 	cpuFrozen    bool  // its M lost the CPU mid-work: workLeft is what is left (cpus.go)
 
-	selectDone bool   // select: a case has won (gp.selectDone)
-	waiting    *sudog // sudogs this G is blocked on (gp.waiting)
-	waitingOn  []any  // the objects (channels, mutexes, ...) it waits on, for the leak check
-	err        error  // the error the G's function returned
-	createdBy  int64  // goid of the creator, 0 for main
-	timer      *timer // the sleep timer, kept from one sleep to the next (gp.timer)
-	created    int64  // virtual time of creation
-	runtime    int64  // ns spent running (work)
-	readyP     int32  // 1 + the P of the G that readied it, until it runs; 0 if none (SchedStats.ReadiedLocal)
-	lockedm    *M     // the M this G is locked to (lockOSThread), nil if none
-	system     bool   // one of runtime.main's own goroutines (isSystemGoroutine): not counted, not dumped
-	Data       any    // the language's own per-goroutine data (its thread)
+	selectDone bool             // select: a case has won (gp.selectDone)
+	waiting    *sudog           // sudogs this G is blocked on (gp.waiting)
+	waitingOn  []any            // the objects (channels, mutexes, ...) it waits on, for the leak check
+	err        error            // the error the G's function returned
+	createdBy  int64            // goid of the creator, 0 for main
+	timer      *timer           // the sleep timer, kept from one sleep to the next (gp.timer)
+	created    int64            // virtual time of creation
+	runtime    int64            // ns spent running (work)
+	readyP     int32            // 1 + the P of the G that readied it, until it runs; 0 if none (SchedStats.ReadiedLocal)
+	lockedm    *M               // the M this G is locked to (lockOSThread), nil if none
+	system     bool             // one of runtime.main's own goroutines (isSystemGoroutine): not counted, not dumped
+	markMode   gcMarkWorkerMode // a mark worker's mode while it marks (gcMarkWorkerNotWorker otherwise)
+	Data       any              // the language's own per-goroutine data (its thread)
 }
 
 // ID returns the goroutine id (goid).
@@ -176,6 +177,8 @@ type P struct {
 
 	timers  timerHeap
 	zombies int // zombie timers on timers (timers.zombies)
+
+	gcFractionalMarkTime int64 // ns of fractional marking on this P this cycle (pp.gcFractionalMarkTime)
 }
 
 // sysmontick is what sysmon remembers about a P between its ticks.

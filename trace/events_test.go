@@ -165,20 +165,36 @@ func scenario() []runtime.Event {
 	// The CPU quota ran out: every thread stops until the period ends.
 	e = b.add(t0+80*us, -1, -1, 0, runtime.EvThrottle)
 	e.Arg = 20 * us
-	// A GC cycle under --gc-cycle=stw: G1 on P0 stops the world twice.
+	// A GC cycle under --gc-cycle=mark: G1 on P0 stops the world for
+	// sweep termination and waits for the cycle (gc()); the mark worker
+	// G4 marks on P0 and stops the world for mark termination.
 	b.add(t0+100*us, 0, 0, 1, runtime.EvGoStart)
 	e = b.add(t0+100*us, 0, 0, 1, runtime.EvGCBegin)
-	e.Arg, e.Reason = 1, "heap"
+	e.Arg, e.Reason = 1, "forced"
 	e = b.add(t0+100*us, 0, 0, 1, runtime.EvSTWBegin)
 	e.Reason = "GC sweep termination"
 	e = b.add(t0+150*us, 0, 0, 1, runtime.EvSTWEnd)
 	e.Arg, e.Reason = 50*us, "GC sweep termination"
-	e = b.add(t0+150*us, 0, 0, 1, runtime.EvSTWBegin)
+	e = b.add(t0+150*us, 0, 0, 1, runtime.EvGoBlock)
+	e.Reason = "wait for GC cycle"
+	e = b.add(t0+150*us, 0, 0, 0, runtime.EvGoUnblock)
+	e.G2, e.Arg = 4, 3
+	b.add(t0+150*us, 0, 0, 4, runtime.EvGoStart)
+	e = b.add(t0+150*us, 0, 0, 4, runtime.EvGCWorkerStart)
+	e.Reason = "dedicated"
+	e = b.add(t0+152*us, 0, 0, 4, runtime.EvGCWorkerStop)
+	e.Arg, e.Reason = 2*us, "dedicated"
+	e = b.add(t0+152*us, 0, 0, 4, runtime.EvSTWBegin)
 	e.Reason = "GC mark termination"
-	e = b.add(t0+156*us, 0, 0, 1, runtime.EvSTWEnd)
-	e.Arg, e.Reason = 6*us, "GC mark termination"
-	e = b.add(t0+156*us, 0, 0, 1, runtime.EvGCEnd)
+	e = b.add(t0+156*us, 0, 0, 4, runtime.EvSTWEnd)
+	e.Arg, e.Reason = 4*us, "GC mark termination"
+	e = b.add(t0+156*us, 0, 0, 4, runtime.EvGCEnd)
 	e.Arg = 1
+	e = b.add(t0+156*us, 0, 0, 4, runtime.EvGoUnblock)
+	e.G2 = 1
+	e = b.add(t0+156*us, 0, 0, 4, runtime.EvGoBlock)
+	e.Reason = "GC worker (idle)"
+	b.add(t0+156*us, 0, 0, 1, runtime.EvGoStart)
 	b.add(t0+157*us, 0, 0, 1, runtime.EvGoDestroy)
 	// More threads than CPUs: the OS takes M0's CPU at the end of its
 	// time slice and gives it back when another thread stops.

@@ -66,6 +66,8 @@ var kindFields = [...]fieldSet{
 	runtime.EvGCEnd:          listed | useArg,             // cycle
 	runtime.EvSTWBegin:       listed | useReason,          // why, in Go's words
 	runtime.EvSTWEnd:         listed | useArg | useReason, // how long, why
+	runtime.EvGCWorkerStart:  listed | useReason,          // mode
+	runtime.EvGCWorkerStop:   listed | useArg | useReason, // how long, mode
 }
 
 // kindListed reports whether k is in kindFields.

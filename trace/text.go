@@ -283,6 +283,14 @@ func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 		b = appendDuration(b, ev.Arg)
 		b = append(b, " reason="...)
 		b = appendWord(b, ev.Reason)
+	case runtime.EvGCWorkerStart:
+		b = append(b, "mode="...)
+		b = appendWord(b, ev.Reason)
+	case runtime.EvGCWorkerStop:
+		b = append(b, "dur="...)
+		b = appendDuration(b, ev.Arg)
+		b = append(b, " mode="...)
+		b = appendWord(b, ev.Reason)
 	case runtime.EvNetpoll:
 		b = append(b, "n="...)
 		b = strconv.AppendInt(b, ev.Arg, 10)

@@ -119,7 +119,7 @@ func TestBadDirective(t *testing.T) {
 		{"# schedlab: -h\n", "x.star:1: schedlab directive: -h is not a run flag"},
 		{"# schedlab: --max-time=-1s\n", "x.star:1: schedlab directive: invalid value \"-1s\" for flag -max-time: negative duration"},
 		{"# schedlab: --gogc=-5\n", "x.star:1: schedlab directive: invalid value \"-5\" for flag -gogc: percent -5 is below -1 (off)"},
-		{"# schedlab: --gc-cycle=full\n", "x.star:1: schedlab directive: invalid value \"full\" for flag -gc-cycle: want instant or stw"},
+		{"# schedlab: --gc-cycle=full\n", "x.star:1: schedlab directive: invalid value \"full\" for flag -gc-cycle: want instant or stw or mark"},
 	} {
 		_, err := settingsFor("x.star", []byte(test.src), []string{"x.star"})
 		if err == nil || err.Error() != test.want {

@@ -1,0 +1,184 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// markRun runs main under GCMark on procs Ps, with pauses of 10µs and a
+// mark that scans 1 byte a ns (gc_mark_mib = 1<<20), nothing else costing
+// time, and returns the machine and its events.
+func markRun(t *testing.T, procs int, noDedicated bool, main Func) (*Machine, []Event) {
+	t.Helper()
+	var evs []Event
+	cfg := Config{Procs: procs, GCCycle: GCMark, Costs: costsOf(CostGCSweepTerm, 10_000, CostGCMarkTerm, 10_000, CostGCMarkMiB, 1<<20)}
+	cfg.Tracer = TracerFunc(func(ev *Event) { evs = append(evs, *ev) })
+	m := NewMachine(cfg)
+	m.gc.noDedicated = noDedicated
+	m.Start(main)
+	if res := *m.Run(); res.Outcome != Exited {
+		t.Fatalf("outcome %v: %v", res.Outcome, res.Err)
+	}
+	return m, evs
+}
+
+// fourPsGC is main for the four-P tests: three goroutines work 20ms, each
+// stolen by a P of its own; main retains 3 MiB (below the first trigger) and calls gc(), which
+// waits for the cycle.
+func fourPsGC(g *G) error {
+	const ms = 1_000_000
+	for i := range 3 {
+		if _, err := g.Go(func(g *G) error { g.Work(20 * ms); return nil }, fmt.Sprintf("user%d", i+1)); err != nil {
+			return err
+		}
+	}
+	g.Work(1000) // the three are stolen meanwhile
+	if err := g.Retain(3 << 20); err != nil {
+		return err
+	}
+	g.GC()
+	return nil
+}
+
+// markWorkers checks the mark phase of the first cycle in evs: exactly
+// one worker marked, dedicated, for all of the mark work (mark ns), and
+// while it marked every other P ran a user goroutine.
+func markWorkers(evs []Event, procs int, mark int64) error {
+	running := map[int32]int64{} // P → the G running there
+	names := map[int64]string{}
+	var starts, stops []Event
+	var others string
+	for _, ev := range evs {
+		switch ev.Kind {
+		case EvGoCreate:
+			names[ev.G2] = ev.Reason
+		case EvGoStart:
+			running[ev.P] = ev.G
+		case EvGoBlock, EvGoDestroy, EvGoPreempt, EvGoSched:
+			delete(running, ev.P)
+		case EvGCWorkerStart:
+			starts = append(starts, ev)
+		case EvGCWorkerStop:
+			stops = append(stops, ev)
+			if len(stops) == 1 {
+				var b strings.Builder
+				for p := range int32(procs) {
+					if p != ev.P {
+						fmt.Fprintf(&b, "P%d:%s ", p, names[running[p]])
+					}
+				}
+				others = b.String()
+			}
+		}
+	}
+	if len(starts) != 1 || len(stops) != 1 {
+		return fmt.Errorf("%d worker starts, %d stops; want 1 and 1", len(starts), len(stops))
+	}
+	if starts[0].Reason != "dedicated" {
+		return fmt.Errorf("the worker is %s, want dedicated", starts[0].Reason)
+	}
+	if stops[0].Arg != mark {
+		return fmt.Errorf("the worker marked %dns, want %dns", stops[0].Arg, mark)
+	}
+	if strings.Count(others, ":user") != procs-1 {
+		return fmt.Errorf("while the worker marked on P%d, the other Ps ran %s; want a user goroutine each", stops[0].P, others)
+	}
+	return nil
+}
+
+// At 4 Ps a cycle has one dedicated mark worker (startCycle: 4 × 0.25):
+// it takes a P for the whole mark, 3 MiB retained plus the globals plus
+// four 2 KiB stacks at 1 byte a ns, while the three other Ps run the
+// three user goroutines; gc() returns after mark termination.
+func TestGCMarkDedicatedWorkerTakesAP(t *testing.T) {
+	m, evs := markRun(t, 4, false, fourPsGC)
+	mark := int64(3<<20 + globalsScanBytes + 4*fixedStack)
+	if err := markWorkers(evs, 4, mark); err != nil {
+		t.Error(err)
+	}
+	if s := m.GCStats(); s.Cycles != 1 || s.Dedicated != 1 || s.PauseTotal != 20_000 {
+		t.Errorf("cycles %d, dedicated %d, pauses %dns; want 1, 1, 20000", s.Cycles, s.Dedicated, s.PauseTotal)
+	}
+}
+
+// The same run with the dedicated worker dropped (a broken startCycle)
+// fails the check: the mark is done by idle workers or not at once.
+func TestGCMarkNoDedicatedWorkerIsSeen(t *testing.T) {
+	_, evs := markRun(t, 4, true, fourPsGC)
+	mark := int64(3<<20 + globalsScanBytes + 4*fixedStack)
+	if err := markWorkers(evs, 4, mark); err == nil {
+		t.Error("markWorkers passed a run without a dedicated worker")
+	} else {
+		t.Log(err)
+	}
+}
+
+// workerSpans returns the GCWorkerStop events of evs as "P<p> <mode>
+// <ns>", in order, and the ns they marked in all.
+func workerSpans(evs []Event) (spans []string, total int64) {
+	for _, ev := range evs {
+		if ev.Kind == EvGCWorkerStop {
+			spans = append(spans, fmt.Sprintf("P%d %s %d", ev.P, ev.Reason, ev.Arg))
+			total += ev.Arg
+		}
+	}
+	return spans, total
+}
+
+// At 2 Ps startCycle wants no dedicated worker and a fractional goal of
+// 0.25 a P. When the world starts again, both Ps take the fractional
+// worker (no P has marked yet), each for one chunk of 100 KB, after which
+// each is over 1.2 × 0.25 of the time (pollFractionalWorkerExit). P1 then
+// runs its user goroutine again; P0, whose G waits in gc(), has nothing
+// else to do and runs an idle worker for the rest of the mark.
+func TestGCMarkFractionalThenIdle(t *testing.T) {
+	m, evs := markRun(t, 2, false, func(g *G) error {
+		if _, err := g.Go(func(g *G) error { g.Work(20_000_000); return nil }, "user"); err != nil {
+			return err
+		}
+		g.Work(1000) // the user goroutine is stolen by P1
+		if err := g.Retain(1 << 20); err != nil {
+			return err
+		}
+		g.GC()
+		return nil
+	})
+	mark := int64(1<<20 + globalsScanBytes + 2*fixedStack)
+	spans, total := workerSpans(evs)
+	want := []string{"P1 fractional 100000", "P0 fractional 100000", fmt.Sprintf("P0 idle %d", mark-200000)}
+	if strings.Join(spans, ", ") != strings.Join(want, ", ") || total != mark {
+		t.Errorf("workers %v (%dns in all); want %v (%dns)", spans, total, want, mark)
+	}
+	if s := m.GCStats(); s.Dedicated != 0 || s.Fractional != 0.25 {
+		t.Errorf("split %d dedicated, %v fractional; want 0, 0.25", s.Dedicated, s.Fractional)
+	}
+}
+
+// At 4 Ps with nothing else to run, the dedicated worker and three idle
+// ones share the mark: enlistWorker wakes an idle P, and each worker
+// found wakes another (findRunnable's tryWakeP). The mark takes a
+// quarter of the time one worker would.
+func TestGCMarkIdlePsHelp(t *testing.T) {
+	_, evs := markRun(t, 4, false, func(g *G) error {
+		if err := g.Retain(1 << 20); err != nil {
+			return err
+		}
+		g.GC()
+		return nil
+	})
+	mark := int64(1<<20 + globalsScanBytes + fixedStack)
+	spans, total := workerSpans(evs)
+	var dedicated, idle int
+	for _, s := range spans {
+		dedicated += strings.Count(s, " dedicated ")
+		idle += strings.Count(s, " idle ")
+	}
+	if dedicated != 1 || idle != 3 || total != mark {
+		t.Errorf("workers %v (%dns in all); want 1 dedicated and 3 idle marking %dns", spans, total, mark)
+	}
+	end := firstEvent(t, evs, EvGCEnd, 0).Time
+	if want := int64(10_000 + 10_000 + 305_194); end != want {
+		t.Errorf("the cycle ended at %dns, want %dns (the pauses and a quarter of the mark, in 100 KB chunks)", end, want)
+	}
+}
