@@ -57,13 +57,15 @@
 //     unscavenged free pages: mappedReady - heapFree - heapAlloc). Here
 //     that is the goroutines' stacks alone: no span, no fragmentation, no
 //     metadata and no scavenger are modelled, so heapFree is 0.
-//   - The time a cycle takes. Until the cycle's phases are modelled
-//     (sweep termination, concurrent mark and its workers, assists, mark
-//     termination), a cycle is instantaneous: it starts, computes its
-//     worker split, and ends at once having marked exactly the retained
-//     heap. endCycle then sees no allocation during the cycle and leaves
-//     the cons/mark estimate at 0, as Go does for a cycle that short, so
-//     the runway is 0 and the trigger is the highest bound.
+//   - The time a cycle takes depends on --gc-cycle (mgc.go). Under
+//     instant, the default, and stw (the two pauses only), a cycle
+//     marks at once exactly the retained heap: endCycle sees no
+//     allocation during the cycle and leaves the cons/mark estimate at
+//     0, as Go does for a cycle that short, so the runway is 0 and the
+//     trigger is the highest bound. Under mark, the concurrent mark
+//     takes the time its workers need (mgc.go); what the program
+//     allocates meanwhile is marked too, and the cons/mark estimate
+//     follows. Assists are not modelled yet.
 //
 // Invariants:
 //
