@@ -149,7 +149,14 @@ func (g *G) Work(d int64) {
 	if d <= 0 {
 		return
 	}
-	d = m.jitter(d)
+	g.work(m.jitter(d))
+}
+
+// work burns d ns on g's P, one chunk at a time: the rest of the work
+// after each preemption or stop-the-world that interrupted it (workLeft),
+// until none is left. Work and the GC's mark workers (gcWork) share it.
+func (g *G) work(d int64) {
+	m := g.m
 	g.workLeft = d
 	for g.workLeft > 0 {
 		left := g.workLeft

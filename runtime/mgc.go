@@ -473,15 +473,7 @@ func (m *Machine) pollFractionalWorkerExit(pp *P, start int64) bool {
 // (preemptone), and a stop-the-world that stops its P leaves the rest in
 // workLeft, which the loop does when the worker runs again.
 func (m *Machine) gcWork(g *G, d int64) {
-	g.workLeft = d
-	for g.workLeft > 0 {
-		left := g.workLeft
-		g.workUntil = m.when(left)
-		m.emit(EvGoWork, g.mp.p, g.mp, g, nil, -1, left, "")
-		m.after(left, action{kind: actResume, gp: g, gen: g.gen})
-		g.co.yield()
-	}
-	g.runtime = addWhen(g.runtime, d)
+	g.work(d)
 }
 
 // gcMarkDone ends the cycle on g: mark termination, a stop-the-world

@@ -257,7 +257,7 @@ func (r *Report) Table() (head []string, rows []Row) {
 	head = append(head, "sent", "answered", "failed", "req/s")
 	head = append(head, latency.Names()...)
 	head = append(head, "max", "throttled")
-	for _, src := range r.sourceNames() {
+	for _, src := range r.SourceNames() {
 		for ci, c := range r.Cells {
 			line := []string{src}
 			for _, kv := range c.Settings {
@@ -299,7 +299,7 @@ func (r *Report) Failed() int {
 
 // Tabulated reports whether some cell has a traffic source to show.
 func (r *Report) Tabulated() bool {
-	return len(r.sourceNames()) > 0
+	return len(r.SourceNames()) > 0
 }
 
 // Warnings returns what the command says once for the whole lab, rather
@@ -317,9 +317,9 @@ func (r *Report) Warnings() []string {
 	return ws
 }
 
-// sourceNames returns the traffic sources of every cell, in the order
+// SourceNames returns the traffic sources of every cell, in the order
 // they first appear.
-func (r *Report) sourceNames() []string {
+func (r *Report) SourceNames() []string {
 	var names []string
 	for _, c := range r.Cells {
 		for _, s := range c.Sources {

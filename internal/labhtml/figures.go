@@ -34,20 +34,6 @@ func sourceCells(r *lab.Report, src string) []cellRef {
 	return refs
 }
 
-// sourceNames returns the traffic sources of r's cells, in the order
-// they first appear.
-func sourceNames(r *lab.Report) []string {
-	var names []string
-	for _, c := range r.Cells {
-		for _, s := range c.Sources {
-			if !slices.Contains(names, s.Traffic) {
-				names = append(names, s.Traffic)
-			}
-		}
-	}
-	return names
-}
-
 // value returns the value of the sweep name in cell c, and whether it
 // is swept.
 func value(c lab.Cell, name string) (string, bool) {

@@ -209,7 +209,7 @@ func Write(w io.Writer, r *lab.Report, opt Options) error {
 	first, _, _ := strings.Cut(table.String(), "\n")
 	d.Summary = strings.TrimPrefix(first, "lab "+r.Script+": ")
 
-	sources := sourceNames(r)
+	sources := r.SourceNames()
 	var curves, p99s, tputs []*figure
 	for _, src := range sources {
 		curves = append(curves, curveFigures(r, src, len(sources))...)
