@@ -214,6 +214,7 @@ func gcStats(s runtime.GCStats) *starlark.Dict {
 		{"pause_total", starlark.MakeInt64(s.PauseTotal)},
 		{"pause_max", starlark.MakeInt64(s.PauseMax)},
 		{"assist_time", starlark.MakeInt64(s.AssistTime)},
+		{"limiter_cycle", starlark.MakeInt64(s.LimiterCycle)},
 	}
 	d := starlark.NewDict(len(kv))
 	for _, e := range kv {

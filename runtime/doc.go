@@ -49,6 +49,8 @@
 //     pauses, or with the mark on Ps (--gc-cycle), and the mark workers.
 //   - mgcmark.go: the mark work, drained by the workers and paid by the
 //     goroutines that allocate during the mark (mark assists).
+//   - mgclimit.go: the GC CPU limiter, a leaky bucket that turns assists
+//     off when the collector has had more than half the CPU.
 //   - mgcpacer.go: the pacer's arithmetic: heap goal, memory limit goal,
 //     trigger, cons/mark, the mark workers' split, the assist ratio
 //     (gcControllerState).

@@ -127,6 +127,7 @@ type gcState struct {
 	retained int64             // bytes retained and not released: what the next mark finds
 
 	cycles         int64   // cycles started (work.cycles)
+	ended          int64   // cycles ended (memstats.numgc)
 	forced         int64   // of those, by GC (runtime.GC, work.userForced)
 	lastDedicated  int64   // the last cycle's dedicated workers
 	lastFractional float64 // and its fractional utilization goal
@@ -149,6 +150,8 @@ type gcState struct {
 	waiters     []*G     // Gs in GC waiting for the cycle to end (work.sweepWaiters)
 	noDedicated bool     // tests only: startCycle's dedicated workers dropped (a broken split the tests must see)
 	markTime    [3]int64 // ns of marking this cycle, by mode (dedicatedMarkTime, fractionalMarkTime, idleMarkTime)
+
+	limiter gcCPULimiterState // the GC CPU limiter (mgclimit.go)
 
 	// Mark assists (mgcmark.go).
 	assistQueue gQueue // Gs parked in debt, waiting for the workers' credit (work.assistQueue)
@@ -247,7 +250,9 @@ func (m *Machine) gcStart(g *G, forced bool) {
 			why = "forced"
 		}
 		m.emit(EvGCBegin, g.mp.p, g.mp, g, nil, -1, m.gc.cycles, why)
+		m.limiterStartGCTransition(true)
 		m.stopTheWorldGC(g, CostGCSweepTerm, "GC sweep termination")
+		m.limiterFinishGCTransition()
 	}
 
 	// Sweep termination, then the start of the mark.
@@ -292,6 +297,7 @@ func (m *Machine) gcMarkStart(g *G, work int64) {
 	m.gc.maxIdle = m.gomaxprocs - int32(c.dedicatedMarkWorkersNeeded) // setMaxIdleMarkWorkers
 	for _, pp := range m.allp[:m.gomaxprocs] {
 		pp.gcFractionalMarkTime = 0
+		pp.gcAssistTime = 0
 	}
 	for len(m.gc.workers) < int(m.gomaxprocs) {
 		// Made parked, with no GoCreate: it is first seen when
@@ -347,6 +353,9 @@ func (m *Machine) enlistWorker(g *G) {
 // assignWaitingGCWorker.
 func (m *Machine) findRunnableGCWorker(pp *P) *G {
 	c := &m.gc.ctl
+	if m.now-m.gc.limiter.lastUpdate > gcCPULimiterUpdatePeriod {
+		m.limiterUpdate() // the limiter may have left room to turn off
+	}
 	if m.gc.markLeft <= 0 || len(m.gc.pool) == 0 { // gcShouldScheduleWorker; the pool
 		return nil
 	}
@@ -432,6 +441,7 @@ func (m *Machine) gcMarkDone(g *G, started bool) {
 	procs := int(m.gomaxprocs)
 	m.gc.marking = false
 	stw := m.cfg.GCCycle >= GCStopTheWorld
+	m.limiterStartGCTransition(false)
 	if started {
 		m.stopTheWorldGC(g, CostGCMarkTerm, "GC mark termination")
 	} else if stw {
@@ -454,6 +464,8 @@ func (m *Machine) gcMarkDone(g *G, started bool) {
 		m.startTheWorld()
 		m.emit(EvGCEnd, g.mp.p, g.mp, g, nil, -1, m.gc.cycles, "")
 	}
+	m.gc.ended++
+	m.limiterFinishGCTransition()
 	for _, gp := range m.gc.waiters {
 		m.ready(gp, g.mp.p, g, false)
 	}
@@ -670,6 +682,7 @@ type GCStats struct {
 	PauseTotal   int64   // ns the world was stopped for the collector, in all (GCStopTheWorld)
 	PauseMax     int64   // the longest of those pauses
 	AssistTime   int64   // ns goroutines spent in mark assists, in all (GCMark)
+	LimiterCycle int64   // the GC cycle during which the CPU limiter last turned on, 0 if never (GCMark; /gc/limiter/last-enabled:gc-cycle)
 }
 
 // GCStats returns the heap and the collector's counters.
@@ -696,6 +709,7 @@ func (m *Machine) GCStats() GCStats {
 		PauseTotal:   m.gc.pauseTotal,
 		PauseMax:     m.gc.pauseMax,
 		AssistTime:   m.gc.assistTime,
+		LimiterCycle: m.gc.limiter.lastEnabledCycle,
 	}
 }
 

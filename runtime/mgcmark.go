@@ -91,6 +91,7 @@ func (m *Machine) gcDrain(g *G) {
 	pp := g.mp.p
 	start := m.now
 	m.emit(EvGCWorkerStart, pp, g.mp, g, nil, -1, 0, mode.String())
+	idleEvent := mode == gcMarkWorkerIdle && m.limiterStart(pp, limiterEventIdleMarkWork)
 	g.preempt = false
 	for m.gc.markLeft > 0 {
 		units := min(m.gc.markLeft, gcIdleCheckThreshold)
@@ -109,6 +110,9 @@ func (m *Machine) gcDrain(g *G) {
 		if mode == gcMarkWorkerFractional && m.pollFractionalWorkerExit(g.mp.p, start) {
 			break
 		}
+	}
+	if idleEvent {
+		m.limiterStop(pp, limiterEventIdleMarkWork) // the P it started on
 	}
 	pp = g.mp.p
 	d := m.now - start
@@ -166,8 +170,8 @@ func (m *Machine) gcAssistAlloc(g *G) {
 		}
 	}()
 	for {
-		if !m.gc.marking {
-			return // the cycle ended while g yielded
+		if !m.gc.marking || m.gc.limiter.limiting() {
+			return // the cycle ended while g yielded, or the limiter holds the GC's CPU
 		}
 		// What g owes, in scan work; at least gcOverAssistWork.
 		m.gcRevise()
@@ -232,8 +236,10 @@ func (m *Machine) gcAssistAlloc1(g *G, scanWork int64) (marked int64, completed 
 		return 0, false
 	}
 	start := m.now
+	pp := g.mp.p
+	event := m.limiterStart(pp, limiterEventMarkAssist)
 	var workDone int64
-	for !g.preempt && workDone < scanWork && m.gc.markLeft > 0 {
+	for !g.preempt && !m.gc.limiter.limiting() && workDone < scanWork && m.gc.markLeft > 0 {
 		units := min(scanWork-workDone, m.gc.markLeft, gcIdleCheckThreshold)
 		m.gc.markLeft -= units
 		m.gc.markBusy++
@@ -245,8 +251,18 @@ func (m *Machine) gcAssistAlloc1(g *G, scanWork int64) (marked int64, completed 
 	m.gcRevise()
 	g.gcAssistBytes += 1 + int64(c.assistBytesPerWork*float64(workDone))
 	marked = m.now - start
-	c.assistTime += marked
+	if event {
+		m.limiterStop(pp, limiterEventMarkAssist)
+	}
 	m.gc.assistTime += marked
+	// Go tells the pacer and the limiter once a P has gathered
+	// gcAssistTimeSlack of assists.
+	pp.gcAssistTime += marked
+	if pp.gcAssistTime > gcAssistTimeSlack {
+		c.assistTime += pp.gcAssistTime
+		pp.gcAssistTime = 0
+		m.limiterUpdate()
+	}
 	return marked, m.gc.markLeft <= 0 && m.gc.markBusy == 0
 }
 

@@ -65,6 +65,7 @@ func (m *Machine) pidleput(pp *P) {
 	pp.status = Pidle
 	pp.m = nil
 	m.pidle = append(m.pidle, pp)
+	m.limiterStart(pp, limiterEventIdle)
 }
 
 // pidleget takes a P from the idle list, or returns nil. Mirrors pidleget.
@@ -75,6 +76,7 @@ func (m *Machine) pidleget() *P {
 	}
 	pp := m.pidle[n-1]
 	m.pidle = m.pidle[:n-1]
+	m.limiterStopIdle(pp)
 	return pp
 }
 
@@ -83,6 +85,7 @@ func (m *Machine) pidleRemove(pp *P) {
 	for i, q := range m.pidle {
 		if q == pp {
 			m.pidle = append(m.pidle[:i], m.pidle[i+1:]...)
+			m.limiterStopIdle(pp)
 			return
 		}
 	}
@@ -1376,6 +1379,7 @@ func (m *Machine) procresize(nprocs int32) {
 		pp := m.allp[i]
 		pp.status = Pidle
 		m.pidle = append(m.pidle, pp)
+		m.limiterStart(pp, limiterEventIdle)
 	}
 	var self *M
 	if m.curg != nil && m.curg.mp != nil {
@@ -1430,6 +1434,9 @@ func (m *Machine) procresize(nprocs int32) {
 	}
 	m.gomaxprocs = nprocs
 	m.stealOrd.reset(uint32(nprocs))
+	if old != nprocs {
+		m.limiterResetCapacity(nprocs)
+	}
 	if self != nil && self.p == nil {
 		p0 := m.allp[0]
 		m.pidleRemove(p0)

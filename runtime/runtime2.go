@@ -183,6 +183,9 @@ type P struct {
 	zombies int // zombie timers on timers (timers.zombies)
 
 	gcFractionalMarkTime int64 // ns of fractional marking on this P this cycle (pp.gcFractionalMarkTime)
+	gcAssistTime         int64 // ns of assists on this P not yet told to the limiter (pp.gcAssistTime)
+
+	limiterEvent limiterEvent // the GC CPU limiter's event open on this P (mgclimit.go)
 }
 
 // sysmontick is what sysmon remembers about a P between its ticks.
