@@ -99,7 +99,11 @@ func (m *Machine) acquirep(mp *M, pp *P) {
 	m.emit(EvProcStart, pp, mp, nil, nil, -1, 0, "")
 }
 
-// releasep disassociates mp from its P and returns the P. Mirrors releasep.
+// releasep disassociates mp from its P and returns the P, _Pidle until
+// the caller puts it on the idle list (pidleput), gives it to another M
+// (handoffp, startlockedm) or stops it (procresize). Its ProcStop, emitted
+// in between, so shows the P idle and without an M, as Go's trace does.
+// Mirrors releasep.
 func (m *Machine) releasep(mp *M) *P {
 	pp := mp.p
 	if pp == nil || pp.m != mp {
@@ -107,6 +111,7 @@ func (m *Machine) releasep(mp *M) *P {
 	}
 	mp.p = nil
 	pp.m = nil
+	pp.status = Pidle
 	return pp
 }
 
