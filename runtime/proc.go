@@ -1015,7 +1015,7 @@ func (m *Machine) entersyscall(gp *G, d int64) {
 
 // exitsyscall returns gp from its syscall: it keeps its old P if sysmon did
 // not take it, else it takes a P from exitsyscallTryGetP, else it goes to
-// the global queue and its M stops. Mirrors exitsyscall and exitsyscall0.
+// the global queue and its M stops. Mirrors exitsyscall and exitsyscallNoP.
 func (m *Machine) exitsyscall(gp *G) {
 	mp := gp.mp
 	mp.syscall = false
@@ -1040,8 +1040,10 @@ func (m *Machine) exitsyscall(gp *G) {
 		m.resumeOnCPU(mp, gp)
 		return
 	}
-	// exitsyscall0: no P. Queue the G globally and park the M.
-	casgstatus(gp, Gsyscall, Grunnable)
+	// exitsyscallNoP: no P. The G is back from its syscall, _Grunning,
+	// before it goes on the global queue and its M parks.
+	casgstatus(gp, Gsyscall, Grunning)
+	casgstatus(gp, Grunning, Grunnable)
 	m.emit(EvGoSyscallEnd, nil, mp, gp, nil, -1, 0, "no p")
 	m.dropg(gp)
 	m.globrunqput(gp)
