@@ -865,18 +865,7 @@ func TestMStateActivity(t *testing.T) {
 	})
 	// A server that waits in netpoll for its client.
 	check(t, netCfg(2), func(g *G) error {
-		l, err := g.Listen(":80")
-		if err != nil {
-			return err
-		}
-		g.Go(func(g *G) error {
-			c, err := g.Accept(l)
-			if err != nil {
-				return err
-			}
-			_, _, err = g.Read(c)
-			return err
-		}, "server")
+		server(t, g, func(string, ...any) {})
 		c, err := g.Dial(":80")
 		if err != nil {
 			return err
