@@ -147,10 +147,8 @@ type Options struct {
 	RuntimeMain bool
 
 	// For embedders and tests: Predeclared names are added to the
-	// builtins (and override them); OnThread is called with the Starlark
-	// thread of every goroutine before it runs any code.
+	// builtins (and override them).
 	Predeclared starlark.StringDict
-	OnThread    func(thread *starlark.Thread)
 
 	// OnStart, if not nil, is called with the run's Machine right after
 	// it is made, before G1 exists and before the first event, for views

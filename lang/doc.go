@@ -65,6 +65,9 @@
 //     js/wasm (the playground), where it does not preempt.
 //   - gotrace.go: the goroutines' Starlark stacks for --go-trace.
 //   - session.go: the REPL's Session: items, undo by replay, stepping.
+//   - driver.go: Driver, a run on a goroutine of its own that pauses
+//     after a scheduling event while the host reads it: the Session's
+//     worlds and the playground's stepper.
 //
 // Each file opens with an essay on what it holds. docs/language.md is the
 // reference for users.

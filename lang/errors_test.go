@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"go.starlark.net/resolve"
+	"go.starlark.net/syntax"
+
 	"github.com/schedlab/schedlab/runtime"
 )
 
@@ -450,5 +453,26 @@ func TestInternalError(t *testing.T) {
 		if code := WriteOutcome(&b, m, &tc.res); code != ExitInternal || b.String() != tc.want {
 			t.Errorf("%v: exit %d, stderr %q, want 3 and %q", tc.res.Err, code, b.String(), tc.want)
 		}
+	}
+}
+
+// TestCompileErrorsSorted checks that FormatCompileError lists resolve
+// errors by file, line and column, whatever order they come in.
+func TestCompileErrorsSorted(t *testing.T) {
+	a, b := "a.star", "b.star"
+	at := func(file *string, line, col int32) syntax.Position { return syntax.MakePosition(file, line, col) }
+	errs := resolve.ErrorList{
+		{Pos: at(&b, 1, 5), Msg: "undefined: b1"},
+		{Pos: at(&a, 3, 2), Msg: "undefined: a3"},
+		{Pos: at(&a, 1, 9), Msg: "undefined: a1b"},
+		{Pos: at(&a, 1, 4), Msg: "undefined: a1a"},
+	}
+	got := FormatCompileError(errs)
+	want := "a.star:1:4: undefined: a1a\n" +
+		"a.star:1:9: undefined: a1b\n" +
+		"a.star:3:2: undefined: a3\n" +
+		"b.star:1:5: undefined: b1\n"
+	if got != want {
+		t.Errorf("FormatCompileError =\n%s\nwant\n%s", got, want)
 	}
 }

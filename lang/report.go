@@ -67,13 +67,11 @@ func FormatCompileError(err error) string {
 		}
 	case errors.As(err, &rl):
 		// The resolver reports a function's body after the module's
-		// top level: in the file's order, as Go's compiler does.
+		// top level: by file, line and column, as Go's compiler does.
 		rl = slices.Clone(rl)
 		slices.SortStableFunc(rl, func(a, b resolve.Error) int {
-			if a.Pos.Line != b.Pos.Line {
-				return cmp.Compare(a.Pos.Line, b.Pos.Line)
-			}
-			return cmp.Compare(a.Pos.Col, b.Pos.Col)
+			return cmp.Or(cmp.Compare(a.Pos.Filename(), b.Pos.Filename()),
+				cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
 		})
 		for _, e := range rl {
 			fmt.Fprintf(&b, "%s%s\n%s", e.Error(), spellingHint(e.Msg), resolveHint(e.Msg))

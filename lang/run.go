@@ -213,22 +213,18 @@ func (r *run) start(tracer runtime.Tracer, body func(main *goroutine) error) *go
 }
 
 // newThread returns a new Starlark thread for a goroutine of the run,
-// with the run's hooks, after Options.OnThread has seen it. The hooks are
-// the run's own, shared by all its threads: they find their goroutine as
-// the G the run's Machine runs now, so that a thread costs no closures.
-// Every thread of a run is made here: each goroutine's (newGoroutine) and
-// the fresh one a REPL statement runs on (world.renewThread).
+// with the run's hooks. The hooks are the run's own, shared by all its
+// threads: they find their goroutine as the G the run's Machine runs now,
+// so that a thread costs no closures. Every thread of a run is made here:
+// each goroutine's (newGoroutine) and the fresh one a REPL statement runs
+// on (world.renewThread).
 func (r *run) newThread(name string) *starlark.Thread {
-	th := &starlark.Thread{
+	return &starlark.Thread{
 		Name:       name,
 		Load:       r.loadFn,
 		Print:      r.printFn,
 		OnMaxSteps: r.onMaxStepsFn,
 	}
-	if r.opts.OnThread != nil {
-		r.opts.OnThread(th)
-	}
-	return th
 }
 
 // catchInternal runs f, which drives the run's Machine, and returns the

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
 	"go.starlark.net/starlarktest"
 )
 
@@ -91,8 +92,7 @@ func runChunk(t *testing.T, file string, c chunk, procs int, assert starlark.Str
 		Stderr:      &stderr,
 		Preempt:     true,
 		MaxSteps:    50_000_000,
-		Predeclared: assert,
-		OnThread:    func(thread *starlark.Thread) { starlarktest.SetReporter(thread, t) },
+		Predeclared: reporting(assert, t),
 	})
 	if c.wantErr != "" {
 		if res.ExitCode == 0 {
@@ -107,4 +107,25 @@ func runChunk(t *testing.T, file string, c chunk, procs int, assert starlark.Str
 	if res.ExitCode != 0 {
 		t.Errorf("%s:%d: exit status %d, stderr:\n%s", file, c.line, res.ExitCode, stderr.String())
 	}
+}
+
+// reporting returns the assert module of starlarktest whose functions
+// first tell the thread that calls them to report to t
+// (starlarktest.SetReporter): a run makes its goroutines' threads itself.
+func reporting(assert starlark.StringDict, t *testing.T) starlark.StringDict {
+	mod := assert["assert"].(*starlarkstruct.Module)
+	members := make(starlark.StringDict, len(mod.Members))
+	for name, v := range mod.Members {
+		fn := v.(starlark.Callable)
+		members[name] = starlark.NewBuiltin(name, func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			starlarktest.SetReporter(thread, t)
+			return starlark.Call(thread, fn, args, kwargs)
+		})
+	}
+	predeclared := make(starlark.StringDict, len(assert))
+	for name, v := range assert {
+		predeclared[name] = v
+	}
+	predeclared["assert"] = &starlarkstruct.Module{Name: mod.Name, Members: members}
+	return predeclared
 }

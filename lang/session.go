@@ -9,15 +9,15 @@
 // netpoller readies a goroutine blocked reading its standard input, so a
 // statement first lets the Ps run what they have queued ahead of G1.
 //
-// Every Machine.Step runs on the world's driver goroutine. The host (the
+// Every Machine.Step runs on the world's Driver (driver.go). The host (the
 // REPL) hands it work and waits. The driver steps toward a goal: until G1
 // waits for input again (a statement), until n more scheduling events have
 // happened (:step), or until nothing but G1 could run (:run). For :step
 // the world's tracer pauses the driver right after the nth event, in the
 // middle of the action that emitted it, so that :step counts events, not
 // engine actions; the host reads the scheduler's state while the driver
-// is paused and later resumes it. Channel operations order the two sides,
-// so exactly one of them touches the Machine at any time.
+// is paused and later resumes it toward its next goal. The playground
+// steps a script's run with the same Driver.
 //
 // A session never loses its state. An error in a statement is the
 // statement's result and G1 goes on. A goroutine other than G1 that
@@ -63,8 +63,8 @@ type SessionOptions struct {
 	// Options: Procs, Seed, Preempt, Stdout (the program's prints),
 	// Stderr (reports: deadlocks, other goroutines' panics, undone
 	// statements), MaxGoroutines, SliceSteps, WedgeSteps, TraceStates
-	// (EvGoStatus events for OnEvent), Predeclared and OnThread mean what
-	// they mean for RunFile. Tracer, PrintsInTrace,
+	// (EvGoStatus events for OnEvent) and Predeclared mean what they
+	// mean for RunFile. Tracer, PrintsInTrace,
 	// Timeout, MaxTime, MaxSteps, MaxMemory, OnMemoryOverrun, Perturb and
 	// OnStart are not used (runOptions drops them).
 	Options
@@ -151,7 +151,7 @@ func (s *Session) Seed() uint64 { return s.seed }
 
 // Paused reports whether the world is paused in the middle of an action,
 // after the last event a Step asked for.
-func (s *Session) Paused() bool { return s.w.paused }
+func (s *Session) Paused() bool { return s.w.drv.Paused() }
 
 // Interrupt asks the operation in progress to stop (Ctrl-C). It may be
 // called from any goroutine.
@@ -221,7 +221,7 @@ func (s *Session) advance(g goal) Stop {
 	w.flushSteps()
 	mark := len(w.log)
 	var paused bool
-	if w.paused {
+	if w.drv.Paused() {
 		paused = w.resume(g)
 	} else {
 		paused = w.call(func() { w.goal = g; w.stop = w.drive(); w.goal = goal{} })
@@ -376,8 +376,8 @@ func soleExpr(f *syntax.File) syntax.Expr {
 
 // ---- the world ----
 
-// A world is one Machine, its globals and G1, with the driver goroutine
-// that steps it and the log it can be rebuilt from.
+// A world is one Machine, its globals and G1, with the Driver that steps
+// it and the log it can be rebuilt from.
 type world struct {
 	s       *Session
 	r       *run
@@ -388,13 +388,8 @@ type world struct {
 	quiet   bool      // starting or replaying: no events for OnEvent, no output
 	stderr  io.Writer // reports of other goroutines' panics
 
-	// The driver goroutine and the channels that order it with the host.
-	work     chan func()            // host → driver: run this
-	done     chan struct{}          // driver → host: it returned
-	pausedc  chan struct{}          // tracer → host: paused after the last event asked for
-	resumec  chan goal              // host → tracer: go on toward this goal
-	paused   bool                   // host side: the driver is paused inside an action
-	goal     goal                   // what drive steps toward; driver side
+	drv      *Driver                // runs the host's work, and pauses it after the last event asked for
+	goal     goal                   // what drive steps toward; the host sets it only while the driver waits
 	stop     stopReason             // why the last drive returned
 	internal *runtime.InternalError // a throw caught by the driver
 
@@ -488,15 +483,12 @@ func (s *Session) newWorld(quiet bool) *world {
 	r := newRun(s.opts.runOptions(s.seed))
 	r.root = s.root
 	w := &world{
-		s:       s,
-		r:       r,
-		quiet:   true,
-		stderr:  io.Discard,
-		work:    make(chan func()),
-		done:    make(chan struct{}),
-		pausedc: make(chan struct{}),
-		resumec: make(chan goal),
-		cur:     &item{},
+		s:      s,
+		r:      r,
+		quiet:  true,
+		stderr: io.Discard,
+		drv:    NewDriver(),
+		cur:    &item{},
 	}
 	// What a session adds to the run: output off until loud, goroutines
 	// that survive their panics, and statements that load modules
@@ -511,7 +503,6 @@ func (s *Session) newWorld(quiet bool) *world {
 	}
 	w.main = r.start(w, w.mainLoop)
 	w.m = r.m
-	go w.driver()
 	w.call(func() { w.goal = goal{kind: goalMain}; w.stop = w.drive(); w.goal = goal{} })
 	if w.stop != stopReached {
 		// G1 did not reach its first wait: a bug of the engine.
@@ -536,7 +527,7 @@ func (w *world) loud() {
 func (w *world) close() {
 	w.settle()
 	w.call(func() { w.m.Close() })
-	close(w.work)
+	w.drv.Close()
 }
 
 // Event is the world's tracer: it passes the event on and pauses the
@@ -552,17 +543,8 @@ func (w *world) Event(ev *runtime.Event) {
 	if w.goal.kind == goalEvents {
 		w.goal.events--
 		if w.goal.events <= 0 {
-			w.pausedc <- struct{}{}
-			w.goal = <-w.resumec
+			w.drv.Pause() // the host sets the next goal (resume)
 		}
-	}
-}
-
-// driver runs the host's work, one function at a time.
-func (w *world) driver() {
-	for f := range w.work {
-		w.do(f)
-		w.done <- struct{}{}
 	}
 }
 
@@ -577,32 +559,21 @@ func (w *world) do(f func()) {
 	}
 }
 
-// call runs f on the driver and waits until it returns or pauses at an
-// event. It reports whether it paused.
+// call runs f on the driver (under do) and waits until it returns or
+// pauses at an event. It reports whether it paused.
 func (w *world) call(f func()) bool {
-	w.work <- f
-	return w.wait()
+	return w.drv.Do(func() { w.do(f) })
 }
 
 // resume lets a paused driver go on toward g, and waits as call does.
 func (w *world) resume(g goal) bool {
-	w.resumec <- g
-	return w.wait()
-}
-
-func (w *world) wait() bool {
-	select {
-	case <-w.done:
-		w.paused = false
-	case <-w.pausedc:
-		w.paused = true
-	}
-	return w.paused
+	w.goal = g
+	return w.drv.Resume()
 }
 
 // settle finishes the action a paused driver is in.
 func (w *world) settle() {
-	for w.paused {
+	for w.drv.Paused() {
 		w.resume(goal{kind: goalNone})
 	}
 }

@@ -102,7 +102,11 @@ func (m *Machine) acquirep(mp *M, pp *P) {
 	m.emit(EvProcStart, pp, mp, nil, nil, -1, 0, "")
 }
 
-// releasep disassociates mp from its P and returns the P. Mirrors releasep.
+// releasep disassociates mp from its P and returns the P, _Pidle until
+// the caller puts it on the idle list (pidleput), gives it to another M
+// (handoffp, startlockedm) or stops it (procresize). Its ProcStop, emitted
+// in between, so shows the P idle and without an M, as Go's trace does.
+// Mirrors releasep.
 func (m *Machine) releasep(mp *M) *P {
 	pp := mp.p
 	if pp == nil || pp.m != mp {
@@ -110,6 +114,7 @@ func (m *Machine) releasep(mp *M) *P {
 	}
 	mp.p = nil
 	pp.m = nil
+	pp.status = Pidle
 	return pp
 }
 
@@ -1033,7 +1038,7 @@ func (m *Machine) entersyscall(gp *G, d int64) {
 
 // exitsyscall returns gp from its syscall: it keeps its old P if sysmon did
 // not take it, else it takes a P from exitsyscallTryGetP, else it goes to
-// the global queue and its M stops. Mirrors exitsyscall and exitsyscall0.
+// the global queue and its M stops. Mirrors exitsyscall and exitsyscallNoP.
 func (m *Machine) exitsyscall(gp *G) {
 	mp := gp.mp
 	mp.syscall = false
@@ -1058,8 +1063,10 @@ func (m *Machine) exitsyscall(gp *G) {
 		m.resumeOnCPU(mp, gp)
 		return
 	}
-	// exitsyscall0: no P. Queue the G globally and park the M.
-	casgstatus(gp, Gsyscall, Grunnable)
+	// exitsyscallNoP: no P. The G is back from its syscall, _Grunning,
+	// before it goes on the global queue and its M parks.
+	casgstatus(gp, Gsyscall, Grunning)
+	casgstatus(gp, Grunning, Grunnable)
 	m.emit(EvGoSyscallEnd, nil, mp, gp, nil, -1, 0, "no p")
 	m.dropg(gp)
 	m.globrunqput(gp)

@@ -686,24 +686,51 @@ func TestTimeSliceUnderLoad(t *testing.T) {
 	}
 }
 
-// newproc1 and allgadd: a fresh G goes _Gidle → _Gdead → _Grunnable, and
-// _Gpreempted is left only for _Gwaiting (casGFromPreempted); time-slice
-// preemption is _Grunning → _Grunnable (gopreempt_m → goschedImpl).
+// casgstatus's table is the runtime's: runtime2.go numbers and names the
+// states as status.go does, every transition the table allows is one the
+// toolchain's runtime makes (a casgstatus or an atomicstatus
+// CompareAndSwap in its source), and every transition the runtime makes
+// between the states schedlab has is in the table, or among the few
+// status.go says schedlab never makes. A fresh G is _Grunnable, through
+// _Gidle → _Gdead → _Grunnable as in newproc1.
 func TestStatusTableIsTheRuntimes(t *testing.T) {
-	for _, tc := range []struct {
-		from, to Status
-		legal    bool
-	}{
-		{Gidle, Gdead, true},
-		{Gidle, Grunnable, false},
-		{Gdead, Grunnable, true},
-		{Grunning, Grunnable, true},
-		{Grunning, Gpreempted, true},
-		{Gpreempted, Gwaiting, true},
-		{Gpreempted, Grunnable, false},
-	} {
-		if legal[tc.from][tc.to] != tc.legal {
-			t.Errorf("%v → %v legal = %v, want %v", tc.from, tc.to, !tc.legal, tc.legal)
+	files := parseGoRuntime(t)
+	modeled := []Status{Gidle, Grunnable, Grunning, Gsyscall, Gwaiting, Gdead, Gpreempted, Gleaked}
+	names := goGStatuses(t, files)
+	byName := make(map[string]Status)
+	for _, s := range modeled {
+		if names[int(s)] != s.GoName() {
+			t.Errorf("status %d is %s in runtime2.go, %s here", s, names[int(s)], s.GoName())
+		}
+		byName[s.GoName()] = s
+	}
+	neverMade := map[string]string{ // status.go's comment says why
+		"_Gdead→_Gwaiting":    "newproc1 of a coroutine's G",
+		"_Gwaiting→_Grunning": "a G back from waiting for the GC or a stop-the-world",
+		"_Gleaked→_Gwaiting":  "the GC forgetting the last leak check",
+	}
+	goEdges := goGTransitions(files)
+	for edge := range goEdges {
+		from, to, _ := strings.Cut(edge, "→")
+		f, ok1 := byName[from]
+		g, ok2 := byName[to]
+		if !ok1 || !ok2 || legal[f][g] {
+			continue // a state schedlab does not have, or an edge it has
+		}
+		if _, ok := neverMade[edge]; !ok {
+			t.Errorf("Go's runtime makes %s, which casgstatus's table does not allow", edge)
+		}
+	}
+	for edge, why := range neverMade {
+		if !goEdges[edge] {
+			t.Errorf("status.go says schedlab never makes %s (%s), but Go's runtime does not either", edge, why)
+		}
+	}
+	for _, f := range modeled {
+		for _, g := range modeled {
+			if edge := f.GoName() + "→" + g.GoName(); legal[f][g] && !goEdges[edge] {
+				t.Errorf("casgstatus allows %s, which Go's runtime never makes", edge)
+			}
 		}
 	}
 	_, _, gs := world(1, 1)
@@ -739,22 +766,116 @@ func TestStopTheWorldKeepsPreemptedInRunnext(t *testing.T) {
 	}
 }
 
-// MState.Activity: every case of what an M can be doing has its word.
+// MState.Activity names what each M does, from the Machine's own state
+// (Snapshot): the test runs goroutines and, at each event that says what
+// an M now does, asks the snapshot taken there for that M's word. An M
+// that started a G is "running"; one that entered a syscall is
+// "syscall", and "syscall, no P" once sysmon took its P; one woken by
+// startm is "starting", or "spinning" when woken to spin, as is one that
+// began to spin; one that parked is "idle", or "locked" while its G is
+// locked to it (runtime.main's init); one blocked in netpoll is
+// "netpoll"; one that acquired a P runs the scheduler on g0 ("schedule",
+// or "spinning"), unless it is back from a syscall with its G, "running".
+// Every word is seen.
 func TestMStateActivity(t *testing.T) {
-	for _, tc := range []struct {
-		ms   MState
-		want string
-	}{
-		{MState{P: 0, Curg: 5, SyscallP: -1}, "running"},
-		{MState{P: -1, Curg: 5, Syscall: true, SyscallP: 1}, "syscall"},
-		{MState{P: -1, Curg: 5, Syscall: true, SyscallP: -1}, "syscall, no P"},
-		{MState{P: 1, Spinning: true, SyscallP: -1}, "spinning"},
-		{MState{P: -1, Idle: true, SyscallP: -1}, "idle"},
-		{MState{P: 0, SyscallP: -1}, "schedule"},
-		{MState{P: -1, SyscallP: -1}, "starting"},
-	} {
-		if got := tc.ms.Activity(); got != tc.want {
-			t.Errorf("%+v.Activity() = %q, want %q", tc.ms, got, tc.want)
+	seen := map[string]bool{}
+	check := func(t *testing.T, cfg Config, main func(g *G) error) {
+		t.Helper()
+		var m *Machine
+		syscallM := map[int32]int32{} // P → the M whose G entered a syscall on it
+		inSyscall := map[int32]bool{} // Ms whose G is in a syscall
+		cfg.Tracer = TracerFunc(func(ev *Event) {
+			var mid int32
+			var want []string
+			switch ev.Kind {
+			case EvGoStart:
+				mid, want = ev.M, []string{"running"}
+			case EvGoSyscallBegin:
+				mid, want = ev.M, []string{"syscall"}
+				syscallM[ev.P] = ev.M
+				inSyscall[ev.M] = true
+			case EvGoSyscallEnd:
+				inSyscall[ev.M] = false
+				return
+			case EvProcSteal:
+				if ev.M >= 0 {
+					return // its M left the syscall: it takes the P back
+				}
+				mid, want = syscallM[ev.P], []string{"syscall, no P"}
+			case EvMStart:
+				mid, want = ev.M, []string{"starting"}
+				if ev.Arg == 1 {
+					want = []string{"spinning"}
+				}
+			case EvMSpinning:
+				mid, want = ev.M, []string{"spinning"}
+			case EvMStop:
+				mid, want = ev.M, []string{"idle", "locked"}
+			case EvMNetpoll:
+				mid, want = ev.M, []string{"netpoll"}
+			case EvProcStart:
+				mid, want = ev.M, []string{"schedule", "spinning"}
+				if inSyscall[ev.M] {
+					want = []string{"running"} // exitsyscall: back to its G with a P
+				}
+			default:
+				return
+			}
+			var ms *MState
+			for i := range m.Snapshot().Ms {
+				if s := &m.Snapshot().Ms[i]; s.ID == int(mid) {
+					ms = s
+				}
+			}
+			if ms == nil {
+				t.Fatalf("%v at %d: no M%d in the snapshot", ev.Kind, ev.Time, mid)
+			}
+			got := ms.Activity()
+			if got == "locked" && ms.LockedG == 0 {
+				t.Errorf("%v at %d: M%d is %q, but no G is locked to it", ev.Kind, ev.Time, mid, got)
+			}
+			if !slices.Contains(want, got) {
+				t.Errorf("%v at %d: M%d is %q, want %q (%+v)", ev.Kind, ev.Time, mid, got, want, *ms)
+			}
+			seen[got] = true
+		})
+		m = NewMachine(cfg)
+		m.Start(main)
+		if res := m.Run(); res.Outcome != Exited {
+			t.Fatalf("outcome %v: %v", res.Outcome, res.Err)
+		}
+		m.Close()
+	}
+	// Syscalls long enough for sysmon to retake the P, on 2 Ps, after
+	// runtime.main's start-up with its locked M0.
+	check(t, Config{Procs: 2, Seed: 1, RuntimeMain: true}, func(g *G) error {
+		done, _ := g.Machine().NewChan(0)
+		for i := range 4 {
+			g.Go(func(g *G) error {
+				g.Syscall(int64(i+1) * 50e3)
+				g.Work(30e3)
+				g.Sleep(20e3)
+				return g.Send(done, i)
+			}, "w")
+		}
+		for range 4 {
+			g.Recv(done)
+		}
+		return nil
+	})
+	// A server that waits in netpoll for its client.
+	check(t, netCfg(2), func(g *G) error {
+		server(t, g, func(string, ...any) {})
+		c, err := g.Dial(":80")
+		if err != nil {
+			return err
+		}
+		g.Sleep(300e3)
+		return g.Write(c, 1)
+	})
+	for _, word := range []string{"running", "syscall", "syscall, no P", "spinning", "idle", "schedule", "starting", "locked", "netpoll"} {
+		if !seen[word] {
+			t.Errorf("no M was ever %q (seen %v)", word, seen)
 		}
 	}
 }

@@ -12,7 +12,8 @@
 //     sudog), or the hands of one M (as its curg);
 //   - a G is _Grunnable exactly when it is on a run queue;
 //   - a P is _Pidle exactly when it is on the idle list, and an idle P's run
-//     queue is empty;
+//     queue is empty (between steps: inside one, releasep leaves a P
+//     _Pidle before its caller puts it on the list or hands it on);
 //   - an M holds at most one P and a P is held by at most one M.
 
 package runtime

@@ -18,9 +18,17 @@
 //	_Grunning   → _Gdead      goexit0
 //	_Gwaiting   → _Grunnable  ready (goready)
 //	_Gwaiting   → _Gleaked    the leak check found the G unreachable
-//	_Gsyscall   → _Grunning   exitsyscall, fast path
-//	_Gsyscall   → _Grunnable  exitsyscall, no P to be had
+//	_Gsyscall   → _Grunning   exitsyscall, before it looks for a P; with none to
+//	                          be had, exitsyscallNoP then makes it _Grunnable
 //	_Gpreempted → _Gwaiting   casGFromPreempted, when suspendG is done with the G
+//
+// TestStatusTableIsTheRuntimes reads these from the toolchain's runtime
+// source. The runtime's transitions between these states that schedlab
+// never makes: _Gdead → _Gwaiting (newproc1 of a coroutine's G, created
+// parked), _Gwaiting → _Grunning (a G that waited for the GC or a
+// stop-the-world runs on: schedlab's leave its status alone) and
+// _Gleaked → _Gwaiting (each GC cycle forgets the last leak check's
+// verdict; schedlab's leak check marks once, at the end of the run).
 //
 // The simulator has no garbage collector, so nothing calls suspendG and no G
 // is ever _Gpreempted: a preempted G is _Grunnable, as in the real runtime
@@ -102,7 +110,7 @@ var legalTransition = [...]uint16{
 	Gidle:      1 << Gdead,
 	Grunnable:  1 << Grunning,
 	Grunning:   1<<Grunnable | 1<<Gwaiting | 1<<Gsyscall | 1<<Gpreempted | 1<<Gdead,
-	Gsyscall:   1<<Grunning | 1<<Grunnable,
+	Gsyscall:   1 << Grunning,
 	Gwaiting:   1<<Grunnable | 1<<Gleaked,
 	Gdead:      1 << Grunnable,
 	Gpreempted: 1 << Gwaiting,

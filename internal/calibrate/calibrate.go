@@ -104,12 +104,60 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 	if trace.IsEnabled() {
 		return nil, nil, errors.New("runtime/trace is already on in this process; calibrate needs it for itself")
 	}
-	start := time.Now()
-	progress := func(format string, args ...any) {
-		if opts.Progress != nil {
-			fmt.Fprintf(opts.Progress, "calibrate: "+format+"\n", args...)
+	c := newCalibration(opts)
+	c.progress("%s, go %s, load %s", c.p.Machine, c.p.Go, c.p.Load)
+
+	// The collector's work is not the scheduler's: keep it out.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	goruntime.GC()
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(0))
+
+	c.rep.ClockCost = clockCost()
+	c.clock = float64(c.rep.ClockCost)
+	c.procs = max(goruntime.GOMAXPROCS(0), 2)
+	for _, step := range []func() error{
+		c.newproc,
+		c.switches,
+		c.wakeup,
+		c.stalls,
+		c.newm,
+		c.syscalls,
+		c.timers,
+		c.stealPass,
+		c.gcPauses,
+		c.step,
+	} {
+		if err := step(); err != nil {
+			return nil, nil, err
 		}
 	}
+	slices.SortFunc(c.rep.Lines, func(a, b Line) int { return int(a.Cost) - int(b.Cost) })
+	c.p.Notes = "newproc, switch, gosched, newm, syscall_enter/exit, runnext_sleep: the untraced probes' own clock; wakeup, timer_late(_short): " +
+		"the trace's events, scaled to untraced by the ratio of the probes' clock medians (" + strings.Join(c.notes, ", ") + "); " +
+		fmt.Sprintf("step: Go ns per statement over Starlark steps per statement, %d kinds, rounded up to whole ns; ", len(stepKinds)) +
+		fmt.Sprintf("steal_pass: a quarter of a spinning M's findRunnable that found nothing (%d passes)", stealTries) + "\n"
+	c.p.Notes = strings.TrimSpace(c.p.Notes)
+	c.rep.Elapsed = time.Since(c.start)
+	c.progress("done in %.1fs", c.rep.Elapsed.Seconds())
+	return c.p, c.rep, nil
+}
+
+// A calibration is one Run: the profile and the report it fills in, step
+// by step, and what the steps share.
+type calibration struct {
+	opts   Options
+	start  time.Time
+	p      *runtime.Costs
+	rep    *Report
+	clock  float64   // ns one clock reading adds (Report.ClockCost)
+	procs  int       // GOMAXPROCS of the probes that want every P, at least 2
+	notes  []string  // how costs were made, for the profile's notes
+	passes []float64 // steal passes, gathered from every probe's trace
+}
+
+// newCalibration starts a Run: the profile's header, from this machine.
+func newCalibration(opts Options) *calibration {
+	start := time.Now()
 	p := &runtime.Costs{
 		Name:     opts.Name,
 		Machine:  machine(goruntime.NumCPU()),
@@ -121,289 +169,301 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 	if p.Name == "" {
 		p.Name = "default"
 	}
-	progress("%s, go %s, load %s", p.Machine, p.Go, p.Load)
+	return &calibration{opts: opts, start: start, p: p, rep: &Report{}}
+}
 
-	// The collector's work is not the scheduler's: keep it out.
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	goruntime.GC()
-	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(0))
+// progress says what is being measured, on Options.Progress.
+func (c *calibration) progress(format string, args ...any) {
+	if c.opts.Progress != nil {
+		fmt.Fprintf(c.opts.Progress, "calibrate: "+format+"\n", args...)
+	}
+}
 
-	rep := &Report{}
-	rep.ClockCost = clockCost()
-	clock := float64(rep.ClockCost)
-	var notes []string
-	add := func(l Line, samples []float64) error {
-		if len(samples) == 0 {
-			return fmt.Errorf("%s: no samples (the probe's trace has none of the events it needs)", l.Cost)
-		}
-		l.Profile = Quantiles(samples)
-		if l.Cost == runtime.CostStep {
-			// The profile counts whole ns and a step is a fraction
-			// of one: rounded up, so that code takes time
-			// (docs/runtime.md, "Calibration").
-			l.Profile = stepQuantiles(samples)
-		}
-		l.N = l.Profile.N
-		p.Dists[l.Cost] = l.Profile
-		rep.Lines = append(rep.Lines, l)
-		progress("  %-16s n=%-5d p50 %-8s (%s; traced %s, untraced clock %s, level x%.2f)",
-			l.Cost, l.N, ns(l.Profile.Median()), l.Method, ns(l.Traced), ns(l.Clock), l.Factor)
-		return nil
+// add puts cost l.Cost in the profile, as the distribution of samples,
+// and l in the report.
+func (c *calibration) add(l Line, samples []float64) error {
+	if len(samples) == 0 {
+		return fmt.Errorf("%s: no samples (the probe's trace has none of the events it needs)", l.Cost)
 	}
-	// keep puts the default profile's cost k in the profile, with n 0 to
-	// say it was not measured: for the costs whose probes find samples
-	// only sometimes (a short --runs), so that a profile still comes out.
-	keep := func(k runtime.CostKind, why string) {
-		d := runtime.DefaultCosts().Dists[k]
-		d.N = 0
-		p.Dists[k] = d
-		rep.Lines = append(rep.Lines, Line{Cost: k, Method: "none", Factor: 1, Profile: d})
-		progress("  %-16s n=0     not measured (%s): the default profile's kept", k, why)
-		notes = append(notes, fmt.Sprintf("%s not measured (%s), the default profile's kept (n 0)", k, why))
+	l.Profile = Quantiles(samples)
+	if l.Cost == runtime.CostStep {
+		// The profile counts whole ns and a step is a fraction
+		// of one: rounded up, so that code takes time
+		// (docs/runtime.md, "Calibration").
+		l.Profile = stepQuantiles(samples)
 	}
-	// fromClock makes cost name from the untraced probe's own clock
-	// samples less one reading: the probe's interval is the cost. The
-	// trace's samples of the same interval are only reported, as a
-	// check: their timestamps are too coarse for costs of tens of ns.
-	fromClock := func(k runtime.CostKind, traced []float64, u samples, class string) error {
-		if len(traced) == 0 {
-			return fmt.Errorf("%s: the trace shows none of the intervals the probe makes", k)
-		}
-		cs := shift(u[class], clock)
-		l := Line{Cost: k, Method: "clock", Traced: int64(median(traced)), Factor: 1}
-		if len(cs) > 0 {
-			l.Clock = int64(median(cs))
-		}
-		return add(l, cs)
-	}
-	// fromTrace makes cost name from the trace's samples, scaled by the
-	// level factor of class.
-	fromTrace := func(k runtime.CostKind, traced []float64, factor float64, u samples, class string) error {
-		l := Line{Cost: k, Method: "trace", Factor: factor}
-		if len(traced) > 0 {
-			l.Traced = int64(median(traced))
-		}
-		if len(u[class]) > 0 {
-			l.Clock = int64(median(u[class]))
-		}
-		return add(l, scale(traced, factor))
-	}
+	l.N = l.Profile.N
+	c.p.Dists[l.Cost] = l.Profile
+	c.rep.Lines = append(c.rep.Lines, l)
+	c.progress("  %-16s n=%-5d p50 %-8s (%s; traced %s, untraced clock %s, level x%.2f)",
+		l.Cost, l.N, ns(l.Profile.Median()), l.Method, ns(l.Traced), ns(l.Clock), l.Factor)
+	return nil
+}
 
-	// twin runs a probe traced and untraced and returns the trace and
-	// both runs' samples.
-	twin := func(name string, procs int, f func(ctx context.Context, rounds int) samples) (*realtrace.Trace, samples, samples, error) {
-		n := rounds(name, opts.Runs)
-		progress("%s: %d rounds, GOMAXPROCS %d, traced then untraced", name, n, procs)
-		goruntime.GOMAXPROCS(procs)
-		var buf bytes.Buffer
-		if err := trace.Start(&buf); err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
-		}
-		traced := f(context.Background(), n)
-		trace.Stop()
-		untraced := f(context.Background(), n)
-		tr, err := realtrace.Read(&buf)
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
-		}
-		return tr, traced, untraced, nil
-	}
-	// level is the ratio of the untraced to the traced clock samples of
-	// class, less what the clock adds.
-	level := func(t, u samples, class string, sub float64) float64 {
-		if len(t[class]) == 0 || len(u[class]) == 0 {
-			return 1
-		}
-		mt, mu := median(t[class])-sub, median(u[class])-sub
-		if mt <= 0 || mu <= 0 {
-			return 1
-		}
-		f := mu / mt
-		notes = append(notes, fmt.Sprintf("%s x%.2f", class, f))
-		return f
-	}
-	procs := max(goruntime.GOMAXPROCS(0), 2)
-	var passes []float64
+// keep puts the default profile's cost k in the profile, with n 0 to
+// say it was not measured: for the costs whose probes find samples
+// only sometimes (a short --runs), so that a profile still comes out.
+func (c *calibration) keep(k runtime.CostKind, why string) {
+	d := runtime.DefaultCosts().Dists[k]
+	d.N = 0
+	c.p.Dists[k] = d
+	c.rep.Lines = append(c.rep.Lines, Line{Cost: k, Method: "none", Factor: 1, Profile: d})
+	c.progress("  %-16s n=0     not measured (%s): the default profile's kept", k, why)
+	c.notes = append(c.notes, fmt.Sprintf("%s not measured (%s), the default profile's kept (n 0)", k, why))
+}
 
-	// newproc
-	var t samples
-	tr, _, u, err := twin("spawn", procs, probeSpawn)
+// fromClock makes cost k from the untraced probe's own clock samples of
+// class less one reading: the probe's interval is the cost. The trace's
+// samples of the same interval are only reported, as a check: their
+// timestamps are too coarse for costs of tens of ns.
+func (c *calibration) fromClock(k runtime.CostKind, traced []float64, u samples, class string) error {
+	if len(traced) == 0 {
+		return fmt.Errorf("%s: the trace shows none of the intervals the probe makes", k)
+	}
+	cs := shift(u[class], c.clock)
+	l := Line{Cost: k, Method: "clock", Traced: int64(median(traced)), Factor: 1}
+	if len(cs) > 0 {
+		l.Clock = int64(median(cs))
+	}
+	return c.add(l, cs)
+}
+
+// fromTrace makes cost k from the trace's samples, scaled by the level
+// factor of class.
+func (c *calibration) fromTrace(k runtime.CostKind, traced []float64, factor float64, u samples, class string) error {
+	l := Line{Cost: k, Method: "trace", Factor: factor}
+	if len(traced) > 0 {
+		l.Traced = int64(median(traced))
+	}
+	if len(u[class]) > 0 {
+		l.Clock = int64(median(u[class]))
+	}
+	return c.add(l, scale(traced, factor))
+}
+
+// twin runs a probe traced and untraced and returns the trace and both
+// runs' samples.
+func (c *calibration) twin(name string, procs int, f func(ctx context.Context, rounds int) samples) (*realtrace.Trace, samples, samples, error) {
+	n := rounds(name, c.opts.Runs)
+	c.progress("%s: %d rounds, GOMAXPROCS %d, traced then untraced", name, n, procs)
+	goruntime.GOMAXPROCS(procs)
+	var buf bytes.Buffer
+	if err := trace.Start(&buf); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	traced := f(context.Background(), n)
+	trace.Stop()
+	untraced := f(context.Background(), n)
+	tr, err := realtrace.Read(&buf)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := fromClock(runtime.CostNewproc, shift(spawnGaps(tr), clock), u, "spawn"); err != nil {
-		return nil, nil, err
-	}
-	passes = append(passes, stealPasses(tr)...)
+	return tr, traced, untraced, nil
+}
 
-	// switch and gosched, on one P
-	tr, _, u, err = twin("switch", 1, probeSwitch)
-	if err != nil {
-		return nil, nil, err
+// level is the ratio of the untraced to the traced clock samples of
+// class, less what the clock adds; it notes the factor.
+func (c *calibration) level(t, u samples, class string, sub float64) float64 {
+	if len(t[class]) == 0 || len(u[class]) == 0 {
+		return 1
 	}
-	if err := fromClock(runtime.CostSwitch, switchGaps(tr, "switch", realtrace.Waiting, ""), u, "switch"); err != nil {
-		return nil, nil, err
+	mt, mu := median(t[class])-sub, median(u[class])-sub
+	if mt <= 0 || mu <= 0 {
+		return 1
 	}
-	tr, _, u, err = twin("gosched", 1, probeGosched)
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := fromClock(runtime.CostGosched, switchGaps(tr, "gosched", realtrace.Runnable, "runtime.Gosched"), u, "gosched"); err != nil {
-		return nil, nil, err
-	}
+	f := mu / mt
+	c.notes = append(c.notes, fmt.Sprintf("%s x%.2f", class, f))
+	return f
+}
 
-	// wakeup
-	tr, t, u, err = twin("wake", procs, probeWake)
+// newproc measures a spawn, by the untraced probe's clock.
+func (c *calibration) newproc() error {
+	tr, _, u, err := c.twin("spawn", c.procs, probeSpawn)
 	if err != nil {
-		return nil, nil, err
+		return err
+	}
+	if err := c.fromClock(runtime.CostNewproc, shift(spawnGaps(tr), c.clock), u, "spawn"); err != nil {
+		return err
+	}
+	c.passes = append(c.passes, stealPasses(tr)...)
+	return nil
+}
+
+// switches measures a switch and a gosched, on one P.
+func (c *calibration) switches() error {
+	tr, _, u, err := c.twin("switch", 1, probeSwitch)
+	if err != nil {
+		return err
+	}
+	if err := c.fromClock(runtime.CostSwitch, switchGaps(tr, "switch", realtrace.Waiting, ""), u, "switch"); err != nil {
+		return err
+	}
+	tr, _, u, err = c.twin("gosched", 1, probeGosched)
+	if err != nil {
+		return err
+	}
+	return c.fromClock(runtime.CostGosched, switchGaps(tr, "gosched", realtrace.Runnable, "runtime.Gosched"), u, "gosched")
+}
+
+// wakeup measures the wake-up of an idle P, from the trace at the
+// untraced level, and runnext_sleep, runqgrab's usleep(3), by the clock
+// (the trace's steal, ProcStart → GoStart of the woken P, checks it).
+func (c *calibration) wakeup() error {
+	tr, t, u, err := c.twin("wake", c.procs, probeWake)
+	if err != nil {
+		return err
 	}
 	w := analyzeWake(tr)
-	rep.WakeSkipped = w.skip
+	c.rep.WakeSkipped = w.skip
 	if len(w.steal["wake"]) > 0 {
-		rep.StealMedian = int64(median(w.steal["wake"]))
+		c.rep.StealMedian = int64(median(w.steal["wake"]))
 	}
-	rep.Within100us, rep.Within100usTraced = within(u["wake"], 100_000), within(t["wake"], 100_000)
+	c.rep.Within100us, c.rep.Within100usTraced = within(u["wake"], 100_000), within(t["wake"], 100_000)
 	// The wake-up as the engine charges it: from the ready until the
 	// woken thread holds the other P (GoUnblock → ProcStart), scaled to
 	// the untraced level. What follows, until the readied goroutine
 	// runs, is mostly the thief's sleep in runqgrab, runnext_sleep below.
 	if len(w.wakeup["wake"]) == 0 {
-		return nil, nil, errors.New("wakeup: the trace shows no wake-up of the other P")
+		return errors.New("wakeup: the trace shows no wake-up of the other P")
 	}
-	if err := fromTrace(runtime.CostWakeup, w.wakeup["wake"], level(t, u, "wake", 0), u, "wake"); err != nil {
-		return nil, nil, err
+	if err := c.fromTrace(runtime.CostWakeup, w.wakeup["wake"], c.level(t, u, "wake", 0), u, "wake"); err != nil {
+		return err
 	}
-	passes = append(passes, stealPasses(tr)...)
+	c.passes = append(c.passes, stealPasses(tr)...)
 
-	// runnext_sleep: runqgrab's usleep(3), by the clock; the trace's
-	// steal (ProcStart → GoStart of the woken P) checks it
-	progress("usleep: %d rounds of runqgrab's usleep(3), by the clock", opts.Runs)
-	us := probeUsleep(opts.Runs)
+	c.progress("usleep: %d rounds of runqgrab's usleep(3), by the clock", c.opts.Runs)
+	us := probeUsleep(c.opts.Runs)
 	var stealMedian int64
 	if len(w.steal["wake"]) > 0 {
 		stealMedian = int64(median(w.steal["wake"]))
 	}
-	if err := add(Line{Cost: runtime.CostRunnextSleep, Method: "clock", Traced: stealMedian, Clock: int64(median(us["usleep"])), Factor: 1},
-		shift(us["usleep"], clock)); err != nil {
-		return nil, nil, err
-	}
+	return c.add(Line{Cost: runtime.CostRunnextSleep, Method: "clock", Traced: stealMedian, Clock: int64(median(us["usleep"])), Factor: 1},
+		shift(us["usleep"], c.clock))
+}
 
-	// stall, stall_every: what the OS takes from threads running code
-	stallRun := int64(opts.Runs) * 200_000
-	progress("stall: %d goroutines reading the clock for %s each, GOMAXPROCS %d", procs, ns(stallRun), procs)
-	goruntime.GOMAXPROCS(procs)
-	st := probeStalls(procs, stallRun)
+// stalls measures stall and stall_every: what the OS takes from threads
+// running code.
+func (c *calibration) stalls() error {
+	stallRun := int64(c.opts.Runs) * 200_000
+	c.progress("stall: %d goroutines reading the clock for %s each, GOMAXPROCS %d", c.procs, ns(stallRun), c.procs)
+	goruntime.GOMAXPROCS(c.procs)
+	st := probeStalls(c.procs, stallRun)
 	if len(st["stall"]) == 0 {
-		keep(runtime.CostStall, "no thread lost its CPU")
-		keep(runtime.CostStallEvery, "no thread lost its CPU")
-	} else {
-		if err := add(Line{Cost: runtime.CostStall, Method: "clock", Clock: int64(median(st["stall"])), Factor: 1}, st["stall"]); err != nil {
-			return nil, nil, err
-		}
-		if err := add(Line{Cost: runtime.CostStallEvery, Method: "clock", Clock: int64(median(st["stall_every"])), Factor: 1}, st["stall_every"]); err != nil {
-			return nil, nil, err
-		}
+		c.keep(runtime.CostStall, "no thread lost its CPU")
+		c.keep(runtime.CostStallEvery, "no thread lost its CPU")
+		return nil
 	}
+	if err := c.add(Line{Cost: runtime.CostStall, Method: "clock", Clock: int64(median(st["stall"])), Factor: 1}, st["stall"]); err != nil {
+		return err
+	}
+	return c.add(Line{Cost: runtime.CostStallEvery, Method: "clock", Clock: int64(median(st["stall_every"])), Factor: 1}, st["stall_every"])
+}
 
-	// newm: what a new thread costs startm over an idle one, untraced.
-	// Rounds that end their thread make new ones likely, not certain:
-	// more rounds until there are samples, up to five times as many.
-	n := rounds("newm", opts.Runs)
-	progress("newm: %d rounds, GOMAXPROCS 1, a locked thread's hand-off to an idle thread, then to a new one", 2*n)
+// newm measures what a new thread costs startm over an idle one,
+// untraced. Rounds that end their thread make new ones likely, not
+// certain: more rounds until there are samples, up to five times as many.
+func (c *calibration) newm() error {
+	n := rounds("newm", c.opts.Runs)
+	c.progress("newm: %d rounds, GOMAXPROCS 1, a locked thread's hand-off to an idle thread, then to a new one", 2*n)
 	goruntime.GOMAXPROCS(1)
 	h := probeHandoff(n, false)
 	for try := 0; try < 5 && len(h["handoff_new"]) < max(n/4, 1); try++ {
 		h.merge(probeHandoff(n, true))
 	}
-	rep.NewM = len(h["handoff_new"])
+	c.rep.NewM = len(h["handoff_new"])
 	if len(h["handoff_idle"]) == 0 {
-		return nil, nil, errors.New("newm: no hand-off found an idle thread")
+		return errors.New("newm: no hand-off found an idle thread")
 	}
 	idle := median(h["handoff_idle"])
 	if len(h["handoff_new"]) == 0 {
-		keep(runtime.CostNewm, fmt.Sprintf("no round of %d made a thread", len(h["handoff_idle"])))
-	} else {
-		if err := add(Line{Cost: runtime.CostNewm, Method: "clock", Clock: int64(median(h["handoff_new"])), Factor: 1},
-			shift(h["handoff_new"], idle)); err != nil {
-			return nil, nil, err
-		}
-		notes = append(notes, fmt.Sprintf("newm: a new thread's hand-off less an idle one's (%s median)", ns(int64(idle))))
+		c.keep(runtime.CostNewm, fmt.Sprintf("no round of %d made a thread", len(h["handoff_idle"])))
+		return nil
 	}
+	if err := c.add(Line{Cost: runtime.CostNewm, Method: "clock", Clock: int64(median(h["handoff_new"])), Factor: 1},
+		shift(h["handoff_new"], idle)); err != nil {
+		return err
+	}
+	c.notes = append(c.notes, fmt.Sprintf("newm: a new thread's hand-off less an idle one's (%s median)", ns(int64(idle))))
+	return nil
+}
 
-	// syscalls: the runtime's share of a call, untraced, split as the
-	// trace splits it
-	tr, _, u, err = twin("syscall", procs, probeSyscall)
+// syscalls measures the runtime's share of a syscall, untraced, split
+// into entering and leaving as the trace splits it.
+func (c *calibration) syscalls() error {
+	tr, _, u, err := c.twin("syscall", c.procs, probeSyscall)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	enter, exit := syscallParts(tr, median(u["raw"]))
 	if len(enter) == 0 || len(exit) == 0 {
-		return nil, nil, errors.New("syscall: the trace shows no syscalls of the probe")
+		return errors.New("syscall: the trace shows no syscalls of the probe")
 	}
 	share := 0.5
 	if me, mx := median(enter), median(exit); me+mx > 0 {
 		share = max(me, 0) / (max(me, 0) + mx)
 	}
 	overhead := u["syscall"]
-	if err := add(Line{Cost: runtime.CostSyscallEnter, Method: "clock", Traced: int64(median(enter)), Clock: int64(median(overhead)), Factor: share}, scale(overhead, share)); err != nil {
-		return nil, nil, err
+	if err := c.add(Line{Cost: runtime.CostSyscallEnter, Method: "clock", Traced: int64(median(enter)), Clock: int64(median(overhead)), Factor: share}, scale(overhead, share)); err != nil {
+		return err
 	}
-	if err := add(Line{Cost: runtime.CostSyscallExit, Method: "clock", Traced: int64(median(exit)), Clock: int64(median(overhead)), Factor: 1 - share}, scale(overhead, 1-share)); err != nil {
-		return nil, nil, err
+	if err := c.add(Line{Cost: runtime.CostSyscallExit, Method: "clock", Traced: int64(median(exit)), Clock: int64(median(overhead)), Factor: 1 - share}, scale(overhead, 1-share)); err != nil {
+		return err
 	}
-	notes = append(notes, fmt.Sprintf("syscall split %.0f%%/%.0f%% as traced", 100*share, 100*(1-share)))
-	passes = append(passes, stealPasses(tr)...)
+	c.notes = append(c.notes, fmt.Sprintf("syscall split %.0f%%/%.0f%% as traced", 100*share, 100*(1-share)))
+	c.passes = append(c.passes, stealPasses(tr)...)
+	return nil
+}
 
-	// timers
-	tr, t, u, err = twin("timers", procs, probeTimers)
+// timers measures how late timers fire, above and below a millisecond,
+// from the trace at the untraced level.
+func (c *calibration) timers() error {
+	tr, t, u, err := c.twin("timers", c.procs, probeTimers)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	lates, err := timerLates(tr, rounds("timers", opts.Runs))
+	lates, err := timerLates(tr, rounds("timers", c.opts.Runs))
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	if err := fromTrace(runtime.CostTimerLate, lates["timer_long"], level(t, u, "timer_long", 0), u, "timer_long"); err != nil {
-		return nil, nil, err
+	if err := c.fromTrace(runtime.CostTimerLate, lates["timer_long"], c.level(t, u, "timer_long", 0), u, "timer_long"); err != nil {
+		return err
 	}
-	if err := fromTrace(runtime.CostTimerLateShort, lates["timer_short"], level(t, u, "timer_short", 0), u, "timer_short"); err != nil {
-		return nil, nil, err
+	if err := c.fromTrace(runtime.CostTimerLateShort, lates["timer_short"], c.level(t, u, "timer_short", 0), u, "timer_short"); err != nil {
+		return err
 	}
-	passes = append(passes, stealPasses(tr)...)
+	c.passes = append(c.passes, stealPasses(tr)...)
+	return nil
+}
 
-	if len(passes) == 0 {
-		keep(runtime.CostStealPass, "no P ran without running a goroutine")
-	} else if err := fromTrace(runtime.CostStealPass, passes, 1, nil, ""); err != nil {
-		return nil, nil, err
+// stealPass makes steal_pass from the steal passes every probe's trace
+// showed.
+func (c *calibration) stealPass() error {
+	if len(c.passes) == 0 {
+		c.keep(runtime.CostStealPass, "no P ran without running a goroutine")
+		return nil
 	}
+	return c.fromTrace(runtime.CostStealPass, c.passes, 1, nil, "")
+}
 
-	// gc_sweep_term, gc_mark_term: no probe yet; the default's are
-	// gctrace's (runtime/costs_default.json, notes)
-	keep(runtime.CostGCSweepTerm, "no probe: gctrace's pauses")
-	keep(runtime.CostGCMarkTerm, "no probe: gctrace's pauses")
+// gcPauses keeps gc_sweep_term and gc_mark_term: no probe yet; the
+// default's are gctrace's (runtime/costs_default.json, notes).
+func (c *calibration) gcPauses() error {
+	c.keep(runtime.CostGCSweepTerm, "no probe: gctrace's pauses")
+	c.keep(runtime.CostGCMarkTerm, "no probe: gctrace's pauses")
+	return nil
+}
 
-	// the step, with the collector on: allocating statements pay for it
-	// in Go as they do in Starlark
+// step measures a Starlark step, with the collector on: allocating
+// statements pay for it in Go as they do in Starlark.
+func (c *calibration) step() error {
 	debug.SetGCPercent(100)
-	progress("step: %d rounds of %d statement kinds, Go time over Starlark steps", rounds("step", opts.Runs), len(stepKinds))
-	steps, per, err := measureSteps(rounds("step", opts.Runs))
+	c.progress("step: %d rounds of %d statement kinds, Go time over Starlark steps", rounds("step", c.opts.Runs), len(stepKinds))
+	steps, per, err := measureSteps(rounds("step", c.opts.Runs))
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	rep.StarSteps = per
-	if err := add(Line{Cost: runtime.CostStep, Method: "clock", Factor: 1}, steps); err != nil {
-		return nil, nil, err
-	}
-	slices.SortFunc(rep.Lines, func(a, b Line) int { return int(a.Cost) - int(b.Cost) })
-
-	p.Notes = "newproc, switch, gosched, newm, syscall_enter/exit, runnext_sleep: the untraced probes' own clock; wakeup, timer_late(_short): " +
-		"the trace's events, scaled to untraced by the ratio of the probes' clock medians (" + strings.Join(notes, ", ") + "); " +
-		fmt.Sprintf("step: Go ns per statement over Starlark steps per statement, %d kinds, rounded up to whole ns; ", len(stepKinds)) +
-		fmt.Sprintf("steal_pass: a quarter of a spinning M's findRunnable that found nothing (%d passes)", stealTries) + "\n"
-	p.Notes = strings.TrimSpace(p.Notes)
-	rep.Elapsed = time.Since(start)
-	progress("done in %.1fs", rep.Elapsed.Seconds())
-	return p, rep, nil
+	c.rep.StarSteps = per
+	return c.add(Line{Cost: runtime.CostStep, Method: "clock", Factor: 1}, steps)
 }
 
 // within returns the share of xs below d (0 for none).

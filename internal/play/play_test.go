@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -308,5 +309,59 @@ func TestPictureShowsNetpoll(t *testing.T) {
 		if !seen[s] {
 			t.Errorf("read_deadline.star on 2 Ps: the picture never showed %q (seen %v)", s, seen)
 		}
+	}
+}
+
+// TestPictureAfterStops steps a run one event at a time and checks that
+// the picture shows each stop once it is made: after a ProcStop its P is
+// idle (or stopped) and has no M, never "running · no M"; after an MStop
+// its M is parked, idle or locked, never "starting". The scenario hands
+// Ps back and forth (syscalls, sleeps, goroutines that end) on 4 Ps, once
+// with runtime.main's start-up, whose locked M0 stops its P in
+// stoplockedm and startlockedm.
+func TestPictureAfterStops(t *testing.T) {
+	const src = `def worker(i):
+    syscall("30us")
+    sleep("20us")
+    work("10us")
+
+for i in range(6):
+    spawn(worker, i)
+sleep("1ms")
+`
+	for _, args := range [][]string{{"--procs=4"}, {"--procs=4", "--startup=go"}} {
+		st, err := NewStepper("stops.star", []byte(src), args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]int{}
+		for k := 1; !st.Done(); k++ {
+			st.Forward(1)
+			p := st.Picture()
+			f := strings.Fields(p.Line)
+			if st.Done() || len(f) < 5 {
+				continue
+			}
+			switch f[4] {
+			case "ProcStop":
+				seen[f[4]]++
+				for _, pp := range p.Runq.Ps {
+					if "P"+strconv.Itoa(pp.ID) == f[1] && (pp.Status == "running" || pp.M >= 0) {
+						t.Errorf("%v: step %d %q: P%d is %s with M%d, want it stopped without an M", args, k, p.Line, pp.ID, pp.Status, pp.M)
+					}
+				}
+			case "MStop":
+				seen[f[4]]++
+				for _, mm := range p.Runq.Ms {
+					if "M"+strconv.Itoa(mm.ID) == f[2] && mm.Activity != "idle" && mm.Activity != "locked" {
+						t.Errorf("%v: step %d %q: M%d is %q, want it parked (idle or locked)", args, k, p.Line, mm.ID, mm.Activity)
+					}
+				}
+			}
+		}
+		if seen["ProcStop"] == 0 || seen["MStop"] == 0 {
+			t.Errorf("%v: the run stopped no P or no M (%v): the scenario tests nothing", args, seen)
+		}
+		t.Logf("%v: %v", args, seen)
 	}
 }

@@ -11,22 +11,19 @@
 // same script, flags and seed give the same events, so event k of a
 // replay is event k of the run.
 //
-// Channel operations order the two sides, so exactly one of them touches
-// the Machine at a time (as lang.Session does for the REPL). A stepper
-// that is closed before its run ends stops it: the Machine is interrupted
-// and every Starlark thread of the run cancelled, so that the run ends at
-// its next instruction and its goroutine exits.
+// The run is driven by a lang.Driver, as the REPL's Session drives its
+// worlds: the tracer pauses it (Driver.Pause) and the host resumes it, so
+// that exactly one of them touches the Machine at a time. A stepper that
+// is closed before its run ends stops it as SIGINT stops `schedlab run`:
+// it closes the run's Options.Cancel and resumes it, and the run ends at
+// its next instruction.
 
 package play
 
 import (
 	"bytes"
-	"errors"
 	"math"
 	"strings"
-	"sync"
-
-	"go.starlark.net/starlark"
 
 	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/internal/views"
@@ -34,9 +31,6 @@ import (
 	"github.com/schedlab/schedlab/runtime"
 	"github.com/schedlab/schedlab/trace"
 )
-
-// errClosed is what a closed stepper's run is interrupted with.
-var errClosed = errors.New("stepper closed")
 
 // A Stepper is one run of a script that can be paused after any event.
 // Its methods must be called from one goroutine.
@@ -50,15 +44,11 @@ type Stepper struct {
 	target  int    // pause after this many; math.MaxInt for none
 	line    string // the text trace's line of the last event
 	out     bytes.Buffer
-	pausec  chan struct{} // tracer → host: paused
-	resumec chan bool     // host → tracer: go on (true) or stop (false)
-	donec   chan struct{} // closed when the run ended
+	drv     *lang.Driver  // runs the run; nil before it starts
+	cancel  chan struct{} // closed to stop the run (Options.Cancel)
 	code    int           // the run's exit status, once done
 	done    bool
-	closing bool
-
-	mu      sync.Mutex // guards threads
-	threads []*starlark.Thread
+	closing bool // the host stops the run: no more pauses
 }
 
 // NewStepper returns a stepper for the script with the run flags args,
@@ -74,9 +64,8 @@ func NewStepper(filename string, src []byte, args []string) (*Stepper, error) {
 
 // start begins the run; it pauses at the first event past target.
 func (st *Stepper) start() {
-	st.pausec = make(chan struct{})
-	st.resumec = make(chan bool)
-	st.donec = make(chan struct{})
+	st.drv = lang.NewDriver()
+	st.cancel = make(chan struct{})
 	opts := st.settings.Options(cli.Host{}, st.filename, &st.out, &st.out)
 	// A stepped run waits for the person looking at it: the wall clock
 	// and the memory watchdog are the host's (the page bounds each
@@ -84,17 +73,11 @@ func (st *Stepper) start() {
 	opts.Timeout, opts.MaxMemory, opts.OnMemoryOverrun = 0, 0, nil
 	opts.Tracer = st
 	opts.OnStart = func(m *runtime.Machine) { st.m = m }
-	opts.OnThread = func(th *starlark.Thread) {
-		st.mu.Lock()
-		st.threads = append(st.threads, th)
-		st.mu.Unlock()
-	}
-	go func() {
-		defer close(st.donec)
+	opts.Cancel = st.cancel
+	st.ended(!st.drv.Do(func() {
 		res := lang.RunFile(st.filename, st.src, opts)
 		st.code = res.ExitCode
-	}()
-	st.wait()
+	}))
 }
 
 // Event is the stepper's tracer. It runs on the run's goroutine, while
@@ -108,30 +91,14 @@ func (st *Stepper) Event(ev *runtime.Event) {
 	if st.events < st.target {
 		return
 	}
-	st.pausec <- struct{}{}
-	if !<-st.resumec {
-		st.stopRun()
-	}
+	st.drv.Pause()
 }
 
-// stopRun ends the run at its next instruction. It runs on the run's
-// goroutine.
-func (st *Stepper) stopRun() {
-	st.closing = true
-	st.m.Interrupt(errClosed)
-	st.mu.Lock()
-	for _, th := range st.threads {
-		th.Cancel(errClosed.Error())
-	}
-	st.mu.Unlock()
-}
-
-// wait waits until the run pauses or ends.
-func (st *Stepper) wait() {
-	select {
-	case <-st.pausec:
-	case <-st.donec:
+// ended notes that the run ended, if done: its driver is closed.
+func (st *Stepper) ended(done bool) {
+	if done {
 		st.done = true
+		st.drv.Close()
 	}
 }
 
@@ -151,22 +118,23 @@ func (st *Stepper) Forward(n int) {
 	} else {
 		st.target = st.events + n
 	}
-	if st.pausec == nil {
+	if st.drv == nil {
 		st.start()
 		return
 	}
-	st.resumec <- true
-	st.wait()
+	st.ended(!st.drv.Resume())
 }
 
 // Close stops the run if it has not ended.
 func (st *Stepper) Close() {
-	if st.pausec == nil || st.done {
+	if st.drv == nil || st.done {
 		return
 	}
-	st.resumec <- false
-	<-st.donec
-	st.done = true
+	st.closing = true
+	close(st.cancel)
+	for st.drv.Resume() {
+	}
+	st.ended(true)
 }
 
 // A Picture is the state of a run after some event: what the playground
