@@ -229,6 +229,7 @@ func (m *Machine) gcStart(g *G, forced bool) {
 	if forced {
 		m.gc.forced++
 	}
+	m.gcStatsStart(forced)
 	stw := m.cfg.GCCycle >= GCStopTheWorld
 	if stw {
 		why := "heap"
@@ -241,6 +242,7 @@ func (m *Machine) gcStart(g *G, forced bool) {
 
 	// Sweep termination, then the start of the mark.
 	c.startCycle(m.now, procs)
+	m.gcStatsMarkStart()
 	if m.gc.noDedicated {
 		c.dedicatedMarkWorkersNeeded = 0
 	}
@@ -486,6 +488,7 @@ func (m *Machine) gcWork(g *G, d int64) {
 func (m *Machine) gcMarkDone(g *G, started bool) {
 	c := &m.gc.ctl
 	procs := int(m.gomaxprocs)
+	m.gcStatsMarkTerm()
 	m.gc.marking = false
 	stw := m.cfg.GCCycle >= GCStopTheWorld
 	if started {
@@ -507,6 +510,7 @@ func (m *Machine) gcMarkDone(g *G, started bool) {
 		m.startTheWorld()
 		m.emit(EvGCEnd, g.mp.p, g.mp, g, nil, -1, m.gc.cycles, "")
 	}
+	m.gcStatsDone(marked)
 	for _, gp := range m.gc.waiters {
 		m.ready(gp, g.mp.p, g, false)
 	}

@@ -2,8 +2,8 @@
 // the tests of trace itself and of the commands that write them: JSON
 // lines decoded back into events, a Chrome trace validated against the
 // Trace Event Format as schedlab uses it, an HTML timeline checked to be
-// self-contained and its data decoded, and the event lines of a text
-// trace counted.
+// self-contained and its data decoded, the event lines of a text trace
+// counted, and Go's gctrace lines read back into their fields.
 //
 // Every checker returns an error that lists what is wrong rather than
 // taking a *testing.T, so that it serves any test and any tool.
