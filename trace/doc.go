@@ -24,7 +24,9 @@
 //
 // Two derivations are shared by the graphical writers: spans.go turns the
 // point events into run, syscall and spinning spans on each P and M, and
-// queues.go derives the global run queue length and the runnable count.
+// queues.go derives the global run queue length and the runnable count;
+// gcspans.go pairs the collector's events into the timeline's GC spans
+// (cycles, stop-the-world pauses, mark workers).
 // kinds.go says which Event fields each kind uses; format.go holds the small
 // appenders (times, durations, quoting, JSON strings) that keep every writer
 // fast and byte-for-byte deterministic.

@@ -380,6 +380,7 @@ type TimelineData struct {
 	Ev       []int64    `json:"ev"`
 	Spans    []int64    `json:"spans"`
 	Queues   []int64    `json:"queues"`
+	GC       []int64    `json:"gc,omitempty"` // the GC's spans, only in a run that has them
 	Ps       []int      `json:"ps"`
 	Ms       []int      `json:"ms"`
 	Start    int64      `json:"start"`
@@ -390,6 +391,7 @@ type TimelineData struct {
 const (
 	TimelineEvStride   = 10 // seq, t, p, m, g, kind, g2, p2, arg, reason
 	TimelineSpanStride = 8  // track, id, kind, g, start, end, startIdx, endIdx
+	TimelineGCStride   = 8  // kind (0 cycle, 1 stop-the-world, 2 mark worker), p, g, start, end, arg, reason, startIdx
 )
 
 // Events returns the events of the page, rebuilt.
