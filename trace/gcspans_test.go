@@ -24,7 +24,7 @@ func TestGCSpans(t *testing.T) {
 	tr.finish()
 	want := []string{
 		`1 P0 G1 12345779000-12345829000 arg=0 "GC sweep termination" start=STWBegin`,
-		`2 P0 G4 12345829000-12345831000 arg=1 "dedicated" start=GCWorkerStart`,
+		`2 P0 G4 12345830000-12345831000 arg=1 "dedicated" start=GCWorkerStart`,
 		`1 P0 G4 12345831000-12345835000 arg=0 "GC mark termination" start=STWBegin`,
 		`0 P0 G1 12345779000-12345835000 arg=1 "forced" start=GCBegin`,
 	}
@@ -47,7 +47,7 @@ func TestGCSpans(t *testing.T) {
 		tr.event(&cut[i], i)
 	}
 	tr.finish()
-	if len(got) != 3 || !strings.HasPrefix(got[1], "2 P0 G4 12345829000-12345829000") || !strings.HasPrefix(got[2], "0 P0 G1 12345779000-12345829000") {
+	if len(got) != 3 || !strings.HasPrefix(got[1], "2 P0 G4 12345830000-12345830000") || !strings.HasPrefix(got[2], "0 P0 G1 12345779000-12345830000") {
 		t.Errorf("GC spans of a cut run:\n%s", strings.Join(got, "\n"))
 	}
 }
