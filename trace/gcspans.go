@@ -5,14 +5,20 @@
 // STWBegin and STWEnd around each stop-the-world pause
 // (stopTheWorldWithSema to startTheWorldWithSema), GCWorkerStart and
 // GCWorkerStop around the marking of one mark worker on its P
-// (gcBgMarkWorker, with its mode). gcTracker pairs them into spans for
-// the timeline's GC band and for the mark workers' spans on the P lanes,
-// as go tool trace draws its "GC" and "STW" ranges and its "GC
-// (dedicated)", "GC (fractional)" and "GC (idle)" goroutine slices.
+// (gcBgMarkWorker, with its mode), GCAssistBegin and GCAssistEnd around
+// a goroutine's mark assist (gcAssistAlloc). gcTracker pairs them into
+// spans for the timeline's GC band, for the mark workers' spans on the P
+// lanes and for the assists on their goroutines' run spans, as go tool
+// trace draws its "GC" and "STW" ranges, its "GC (dedicated)", "GC
+// (fractional)" and "GC (idle)" goroutine slices and its "GC mark assist"
+// ranges.
 //
 // A cycle and a pause are process-wide: at most one of each is open at a
 // time. A worker's span belongs to its G, which marks on one P between its
-// start and its stop. A span still open at the end of the stream is closed
+// start and its stop. An assist's span belongs to its G too, but the G
+// may leave its P in the middle (it yields when asked to, and parks on
+// the assist queue while in debt): the page draws the assist only where
+// the G runs. A span still open at the end of the stream is closed
 // at the time of the last event, like the run spans (spans.go).
 //
 // Only runs with --gc-cycle=stw or mark have these events: under the
@@ -31,6 +37,7 @@ const (
 	gcSpanCycle  gcSpanKind = iota // a cycle, GCBegin to GCEnd; arg = the cycle's number
 	gcSpanSTW                      // a stop-the-world pause, STWBegin to STWEnd
 	gcSpanWorker                   // a mark worker marking on its P; arg = its mode (gcModeDedicated, ...)
+	gcSpanAssist                   // a G's mark assist, GCAssistBegin to GCAssistEnd; arg = the ns it marked (GCAssistEnd's Arg), 0 if cut by the end
 )
 
 // The modes of a mark worker, as a worker span's arg.
@@ -72,6 +79,7 @@ type gcTracker struct {
 	cycle   gcSpan   // the cycle open now, when cycleOn
 	stw     gcSpan   // the pause open now, when stwOn
 	workers []gcSpan // the workers marking now, in the order they began
+	assists []gcSpan // the Gs in a mark assist now, in the order they began
 	cycleOn bool
 	stwOn   bool
 	last    int64 // time of the latest event
@@ -100,6 +108,12 @@ func (t *gcTracker) event(ev *runtime.Event, idx int) {
 		t.workers = append(t.workers, open)
 	case runtime.EvGCWorkerStop:
 		t.closeWorker(ev.G, ev, idx)
+	case runtime.EvGCAssistBegin:
+		t.closeG(&t.assists, ev.G, ev, idx)
+		open.kind, open.arg = gcSpanAssist, 0
+		t.assists = append(t.assists, open)
+	case runtime.EvGCAssistEnd:
+		t.closeG(&t.assists, ev.G, ev, idx)
 	}
 }
 
@@ -132,10 +146,19 @@ func (t *gcTracker) closeSTW(ev *runtime.Event, idx int) {
 
 // closeWorker closes the span of worker g, if it is marking.
 func (t *gcTracker) closeWorker(g int64, ev *runtime.Event, idx int) {
-	for i := range t.workers {
-		if t.workers[i].g == g {
-			s := t.workers[i]
-			t.workers = append(t.workers[:i], t.workers[i+1:]...)
+	t.closeG(&t.workers, g, ev, idx)
+}
+
+// closeG closes the span of G g in open, if there is one; an assist
+// ended by its GCAssistEnd takes the ns it marked.
+func (t *gcTracker) closeG(open *[]gcSpan, g int64, ev *runtime.Event, idx int) {
+	for i := range *open {
+		if (*open)[i].g == g {
+			s := (*open)[i]
+			*open = append((*open)[:i], (*open)[i+1:]...)
+			if s.kind == gcSpanAssist && ev != nil && ev.Kind == runtime.EvGCAssistEnd {
+				s.arg = ev.Arg
+			}
 			t.close(&s, ev, idx)
 			return
 		}
@@ -143,13 +166,16 @@ func (t *gcTracker) closeWorker(g int64, ev *runtime.Event, idx int) {
 }
 
 // finish closes every span still open at the time of the last event: the
-// pause, the workers in the order they began, then the cycle.
+// pause, the workers, then the assists, each in the order they began, then
+// the cycle.
 func (t *gcTracker) finish() {
 	t.closeSTW(nil, -1)
-	for len(t.workers) > 0 {
-		s := t.workers[0]
-		t.workers = t.workers[1:]
-		t.close(&s, nil, -1)
+	for _, open := range []*[]gcSpan{&t.workers, &t.assists} {
+		for len(*open) > 0 {
+			s := (*open)[0]
+			*open = (*open)[1:]
+			t.close(&s, nil, -1)
+		}
 	}
 	t.closeCycle(nil, -1)
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/schedlab/schedlab/runtime"
 )
 
-// TestGCSpans pairs the scenario's GC events: the first pause, the
-// dedicated worker, the second pause, then the cycle, each with its times
-// and the events that opened it; a cycle cut by the end of the run is
-// closed at the last event.
+// TestGCSpans pairs the scenario's GC events: the first pause, G1's
+// mark assist (with the ns it marked), the dedicated worker, the second
+// pause, then the cycle, each with its times and the events that opened
+// it; spans cut by the end of the run are closed at the last event.
 func TestGCSpans(t *testing.T) {
 	evs := scenario()
 	var got []string
@@ -24,6 +24,7 @@ func TestGCSpans(t *testing.T) {
 	tr.finish()
 	want := []string{
 		`1 P0 G1 12345779000-12345829000 arg=0 "GC sweep termination" start=STWBegin`,
+		`3 P0 G1 12345829000-12345830000 arg=1000 "" start=GCAssistBegin`,
 		`2 P0 G4 12345830000-12345831000 arg=1 "dedicated" start=GCWorkerStart`,
 		`1 P0 G4 12345831000-12345835000 arg=0 "GC mark termination" start=STWBegin`,
 		`0 P0 G1 12345779000-12345835000 arg=1 "forced" start=GCBegin`,
@@ -47,7 +48,7 @@ func TestGCSpans(t *testing.T) {
 		tr.event(&cut[i], i)
 	}
 	tr.finish()
-	if len(got) != 3 || !strings.HasPrefix(got[1], "2 P0 G4 12345830000-12345830000") || !strings.HasPrefix(got[2], "0 P0 G1 12345779000-12345830000") {
+	if len(got) != 4 || !strings.HasPrefix(got[2], "2 P0 G4 12345830000-12345830000") || !strings.HasPrefix(got[3], "0 P0 G1 12345779000-12345830000") {
 		t.Errorf("GC spans of a cut run:\n%s", strings.Join(got, "\n"))
 	}
 }
@@ -58,7 +59,8 @@ func TestTimelineWithoutGC(t *testing.T) {
 	var evs []runtime.Event
 	for _, ev := range scenario() {
 		switch ev.Kind {
-		case runtime.EvGCBegin, runtime.EvGCEnd, runtime.EvSTWBegin, runtime.EvSTWEnd, runtime.EvGCWorkerStart, runtime.EvGCWorkerStop:
+		case runtime.EvGCBegin, runtime.EvGCEnd, runtime.EvSTWBegin, runtime.EvSTWEnd, runtime.EvGCWorkerStart, runtime.EvGCWorkerStop,
+			runtime.EvGCAssistBegin, runtime.EvGCAssistEnd:
 		default:
 			evs = append(evs, ev)
 		}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +17,9 @@ import (
 )
 
 // gcTimelineScript allocates from four goroutines on 4 Ps under
-// --gc-cycle=mark: three cycles, each with its two pauses and a
-// dedicated worker, and idle workers at the end.
+// --gc-cycle=mark: cycles, each with its two pauses and a dedicated
+// worker, mark assists by the allocating goroutines, idle workers at the
+// end.
 const gcTimelineScript = `# schedlab: --procs=4 --gc-cycle=mark
 def busy(n):
     for i in range(n):
@@ -40,10 +43,11 @@ type jsGCSpan struct {
 }
 
 // TestTimelineGCInBrowser opens the timeline of a run with GC cycles: the
-// page has the GC band, and its GC spans are the run's cycles, pauses and
-// mark workers (each paired from its events, the worker on its P with its
-// mode); hovering a cycle, a pause and a worker shows their details. A
-// page of a run without GC events has none of it.
+// page has the GC band, and its GC spans are the run's cycles, pauses,
+// mark workers and assists (each paired from its events, the worker on
+// its P with its mode, the assist with the ns it marked); hovering a
+// cycle, a worker and an assist shows their details. A page of a run
+// without GC events has none of it.
 func TestTimelineGCInBrowser(t *testing.T) {
 	browser := findBrowser(t)
 	dir := t.TempDir()
@@ -70,14 +74,43 @@ func TestTimelineGCInBrowser(t *testing.T) {
 			begun[fmt.Sprint("G", ev.G)] = ev
 		case runtime.EvGCEnd:
 			b := begun["cycle"]
+			delete(begun, "cycle")
 			want = append(want, jsGCSpan{0, int(b.P), b.G, b.Time, ev.Time, b.Arg, b.Reason})
 		case runtime.EvSTWEnd:
 			b := begun["stw"]
+			delete(begun, "stw")
 			want = append(want, jsGCSpan{1, int(b.P), b.G, b.Time, ev.Time, b.Arg, b.Reason})
 		case runtime.EvGCWorkerStop:
 			b := begun[fmt.Sprint("G", ev.G)]
+			delete(begun, fmt.Sprint("G", ev.G))
 			mode := map[string]int64{"dedicated": 1, "fractional": 2, "idle": 3}[b.Reason]
 			want = append(want, jsGCSpan{2, int(b.P), b.G, b.Time, ev.Time, mode, b.Reason})
+		case runtime.EvGCAssistBegin:
+			begun[fmt.Sprint("assist G", ev.G)] = ev
+		case runtime.EvGCAssistEnd:
+			b := begun[fmt.Sprint("assist G", ev.G)]
+			delete(begun, fmt.Sprint("assist G", ev.G))
+			want = append(want, jsGCSpan{3, int(b.P), b.G, b.Time, ev.Time, ev.Arg, ""})
+		}
+	}
+	// Spans still open when the run ends close at its last event: the
+	// pause, the workers, the assists, the cycle.
+	var left []runtime.Event
+	for _, ev := range begun {
+		left = append(left, ev)
+	}
+	slices.SortFunc(left, func(a, b runtime.Event) int { return cmp.Compare(a.Seq, b.Seq) })
+	last := evs[len(evs)-1].Time
+	for _, kind := range []runtime.EventKind{runtime.EvSTWBegin, runtime.EvGCWorkerStart, runtime.EvGCAssistBegin, runtime.EvGCBegin} {
+		for _, b := range left {
+			if b.Kind == kind {
+				k := map[runtime.EventKind]int{runtime.EvSTWBegin: 1, runtime.EvGCWorkerStart: 2, runtime.EvGCAssistBegin: 3, runtime.EvGCBegin: 0}[kind]
+				arg := map[string]int64{"dedicated": 1, "fractional": 2, "idle": 3}[b.Reason]
+				if kind == runtime.EvGCBegin {
+					arg = b.Arg
+				}
+				want = append(want, jsGCSpan{k, int(b.P), b.G, b.Time, last, arg, b.Reason})
+			}
 		}
 	}
 	bctx := newBrowser(t, browser)
@@ -98,8 +131,8 @@ func TestTimelineGCInBrowser(t *testing.T) {
 			if s.Kind != kind {
 				continue
 			}
-			box := eval[struct{ Left, Right, Top, Bottom float64 }](t, p, fmt.Sprintf(`window.__schedlab.gcBox(%d)`, j))
-			if box.Right-box.Left < 4 {
+			box := eval[*struct{ Left, Right, Top, Bottom float64 }](t, p, fmt.Sprintf(`window.__schedlab.gcBox(%d)`, j))
+			if box == nil || box.Right-box.Left < 4 {
 				continue // too narrow to point at
 			}
 			x, y := (box.Left+box.Right)/2, (box.Top+box.Bottom)/2
@@ -118,6 +151,10 @@ func TestTimelineGCInBrowser(t *testing.T) {
 	hover(2, "G")
 	if tip := eval[string](t, p, `window.__schedlab.tip()`); !strings.Contains(tip, " mark worker, dedicated, marking on P") {
 		t.Errorf("tooltip over a worker: %q", tip)
+	}
+	hover(3, "G")
+	if tip := eval[string](t, p, `window.__schedlab.tip()`); !strings.Contains(tip, " busy in a mark assist (GC mark assist), marking ") {
+		t.Errorf("tooltip over an assist: %q", tip)
 	}
 	if r := p.report(); r != "" {
 		t.Errorf("the page reported problems:%s", r)
