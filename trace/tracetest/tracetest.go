@@ -3,7 +3,8 @@
 // lines decoded back into events, a Chrome trace validated against the
 // Trace Event Format as schedlab uses it, an HTML timeline checked to be
 // self-contained and its data decoded, the event lines of a text trace
-// counted, and Go's gctrace lines read back into their fields.
+// counted, Go's gctrace lines read back into their fields, and a Go
+// execution trace's GC ranges held to the run's GC events (gcranges.go).
 //
 // Every checker returns an error that lists what is wrong rather than
 // taking a *testing.T, so that it serves any test and any tool.
