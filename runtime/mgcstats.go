@@ -80,6 +80,7 @@ func (c *GCCycleStats) MarkTermPause() int64 { return c.End - c.MarkTermStart }
 type gcCycleState struct {
 	cur     GCCycleStats        // the cycle under way, or the last one
 	done    bool                // cur has ended
+	stage   gcStage             // where the cycle under way is
 	onCycle func(*GCCycleStats) // Machine.OnGCCycle's function, or nil
 
 	// cpuStats, cumulative since the run began.
@@ -87,6 +88,20 @@ type gcCycleState struct {
 	totalTime  int64 // CPU of the Ps up to resizeTime (sched.totaltime)
 	resizeTime int64 // when GOMAXPROCS last changed (sched.procresizetime)
 }
+
+// gcStage is where a cycle is: Go's gcphase, with the two pauses told
+// apart.
+type gcStage uint8
+
+// The stages of a cycle.
+const (
+	gcStageOff       gcStage = iota // no cycle (_GCoff)
+	gcStageSweepTerm                // sweep termination: the first stop-the-world
+	gcStageMark                     // the concurrent mark (_GCmark)
+	gcStageMarkTerm                 // mark termination: the second stop-the-world (_GCmarktermination)
+)
+
+var gcStageNames = [...]string{"off", "sweep termination", "mark", "mark termination"}
 
 // OnGCCycle sets a function called at the end of each GC cycle, after
 // mark termination has started the world again, with the cycle's record
@@ -130,12 +145,16 @@ func (m *Machine) gcStatsStart(forced bool) {
 		HeapStart: m.gc.ctl.heapLive,
 	}
 	m.gcCycle.done = false
+	m.gcCycle.stage = gcStageSweepTerm
 	m.gc.markTime = [3]int64{} // a cycle without workers marks nothing (startCycle's reset)
 }
 
 // gcStatsMarkStart marks the end of sweep termination: the world starts
 // again with the mark on. Mirrors gcStart's work.tMark.
-func (m *Machine) gcStatsMarkStart() { m.gcCycle.cur.MarkStart = m.now }
+func (m *Machine) gcStatsMarkStart() {
+	m.gcCycle.cur.MarkStart = m.now
+	m.gcCycle.stage = gcStageMark
+}
 
 // gcStatsMarkTerm marks the start of mark termination, before its
 // stop-the-world. Mirrors gcMarkDone's work.tMarkTerm; heap1, which Go
@@ -145,6 +164,7 @@ func (m *Machine) gcStatsMarkTerm() {
 	c := &m.gcCycle.cur
 	c.MarkTermStart = m.now
 	c.HeapMarkTerm = m.gc.ctl.heapLive
+	m.gcCycle.stage = gcStageMarkTerm
 }
 
 // gcStatsDone closes the record once mark termination has started the
@@ -173,7 +193,45 @@ func (m *Machine) gcStatsDone(marked uint64) {
 		c.CPUFraction = float64(s.gcTime) / float64(total)
 	}
 	s.done = true
+	s.stage = gcStageOff
 	if s.onCycle != nil {
 		s.onCycle(c)
 	}
 }
+
+// GCNow is what the collector is doing at one instant, for the REPL's :gc:
+// Go's gcphase, with the two pauses told apart, and who marks.
+type GCNow struct {
+	Phase       string // "off", "sweep termination", "mark" or "mark termination" (gcphase: _GCoff, the first pause, _GCmark, _GCmarktermination)
+	Cycle       int64  // the cycle under way, or the last one; 0 before the first
+	Workers     [3]int // mark workers given a mode now (marking, or taken to mark), by mode: dedicated, fractional, idle
+	Assisting   int    // goroutines in a mark assist (gp.inMarkAssist), parked ones included
+	AssistQueue int    // goroutines parked on the assist queue, in debt (work.assistQueue)
+	MarkLeft    int64  // units of scan work no worker or assist has taken yet this cycle
+}
+
+// GCNow returns what the collector is doing now.
+func (m *Machine) GCNow() GCNow {
+	s := &m.gcCycle
+	n := GCNow{Phase: gcStageNames[s.stage], Cycle: s.cur.N}
+	if s.stage != gcStageOff {
+		n.MarkLeft = m.gc.markLeft
+	}
+	for _, wp := range m.gc.workers {
+		if wp.markMode != gcMarkWorkerNotWorker {
+			n.Workers[wp.markMode-1]++
+		}
+	}
+	for _, gp := range m.allg {
+		if gp.inMarkAssist && gp.status != Gdead {
+			n.Assisting++
+		}
+	}
+	n.AssistQueue = int(m.gc.assistQueue.size)
+	return n
+}
+
+// GCWorkerMode returns the mode of a mark worker that marks, or is taken
+// to mark, now: "dedicated", "fractional" or "idle"; "" for any other G
+// (the P's gcMarkWorkerMode, which Go's trace labels "GC (dedicated)").
+func (g *G) GCWorkerMode() string { return g.markMode.String() }
