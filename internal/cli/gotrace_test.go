@@ -98,8 +98,7 @@ func TestGoTraceGenerations(t *testing.T) {
 // TestGoTraceGCGenerations cuts the Go trace of runs with GC cycles
 // (many cycles on 2 Ps, under --gc-cycle=mark and stw) into generations
 // of 50 events: generations begin in the middle of a cycle (GCActive), of
-// a mark assist (GCMarkAssistActive after the G's status) and of a
-// worker's marking, and the reader still finds every state and every GC
+// a mark assist and of a worker's marking, and the reader still finds every state and every GC
 // range of the run.
 func TestGoTraceGCGenerations(t *testing.T) {
 	old := goTraceGenerationEvents

@@ -72,7 +72,6 @@ const (
 	evGCActive            = 28 // a GC cycle is on at the start of a generation [dt, GC seq]
 	evGCBegin             = 29 // GC cycle start [dt, GC seq, stack]
 	evGCEnd               = 30 // GC cycle done [dt, GC seq]
-	evGCMarkAssistActive  = 34 // G is in a mark assist at the start of a generation [dt, G]
 	evGCMarkAssistBegin   = 35 // mark assist start [dt, stack]
 	evGCMarkAssistEnd     = 36 // mark assist done [dt]
 	evGoLabel             = 39 // label of the running G [dt, label string]

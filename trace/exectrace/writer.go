@@ -35,9 +35,12 @@
 // stops it itself. A generation that begins while a cycle is on says so
 // with a GCActive (written on a thread that runs a G, as traceAdvance's
 // goroutine does; when none does, it is left out, which the reader
-// allows: the cycle began in an earlier generation), and a G in a mark
-// assist has a GCMarkAssistActive after its status, as writeGoStatus
-// writes it.
+// allows: the cycle began in an earlier generation). The
+// GCMarkAssistActive that writeGoStatus adds after the status of a G in
+// an assist is left out: the trace begins with the run, so the reader has
+// seen every assist begin, and an Active event only confirms it; written
+// by sysmon's thread, whose statuses are 1ns apart, it could come after
+// the assist's end on the G's own thread.
 //
 // GoWork, GoSleep (a GoBlock "sleep" follows), TimerFire (a GoUnblock
 // follows), RunqSteal, GlobalRunqPut/Get, MSpinning, MStart, MStop,
@@ -765,21 +768,17 @@ func (w *Writer) advance(now int64) {
 	for _, id := range ids {
 		gs := w.gs[id]
 		gs.seq = 0
-		t := w.sysmon
 		switch gs.st {
 		case stRunning:
-			t = w.thread(gs.m)
+			t := w.thread(gs.m)
 			w.event(t, evGoStatus, now, uint64(id), t.id, goRunning)
 		case stSyscall:
-			t = w.thread(gs.m)
+			t := w.thread(gs.m)
 			w.event(t, evGoStatus, now, uint64(id), t.id, goSyscall)
 		case stRunnable:
-			w.event(t, evGoStatus, now, uint64(id), noThread, goRunnable)
+			w.event(w.sysmon, evGoStatus, now, uint64(id), noThread, goRunnable)
 		case stWaiting:
-			w.event(t, evGoStatus, now, uint64(id), noThread, goWaiting)
-		}
-		if gs.assist {
-			w.event(t, evGCMarkAssistActive, now, uint64(id)) // writeGoStatus's markAssist
+			w.event(w.sysmon, evGoStatus, now, uint64(id), noThread, goWaiting)
 		}
 	}
 	// A cycle that goes on: GCActive, from a thread running a G on a P
