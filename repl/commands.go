@@ -44,6 +44,7 @@ func init() {
 		{name: "seed", args: "[s]", help: "show the seed, or start a new world with seed s", run: cmdSeed, nargs: 1},
 		{name: "time", help: "the virtual time", run: cmdTime},
 		{name: "stats", help: "the scheduler's counters", run: cmdStats},
+		{name: "gc", help: "the garbage collector: phase, cycle, heap live/goal/trigger, workers and assists now, pauses", run: cmdGC},
 		{name: "dump", help: "every goroutine with its backtrace, as Go's goroutine dump", run: cmdDump},
 		{name: "reset", help: "start a new world (and run the script again)", run: cmdReset},
 		{name: "load", args: "file.star", help: "run a file's statements in the session", run: cmdLoad, nargs: 1},
@@ -291,6 +292,64 @@ func cmdStats(r *repl, _ []string) bool {
 	}
 	tw.Flush()
 	return false
+}
+
+// cmdGC is :gc: the collector now (its phase, the cycle, who marks, the
+// assists) and the heap as the pacer counts it, then the pauses so far
+// and the phases of the last cycle, from the Machine's GC statistics
+// (runtime.Machine.GCStats, GCNow, LastGCCycle).
+func cmdGC(r *repl, _ []string) bool {
+	m := r.session().Machine()
+	st, now := m.GCStats(), m.GCNow()
+	tw := tabwriter.NewWriter(r.out, 0, 8, 2, ' ', 0)
+	phase := now.Phase
+	switch {
+	case now.Cycle == 0:
+		phase += ", no cycle yet"
+	case now.Phase == "off":
+		phase += fmt.Sprintf(", %d %s (%d forced)", st.Cycles, plural(int(st.Cycles), "cycle"), st.Forced)
+	default:
+		phase += fmt.Sprintf(", cycle %d", now.Cycle)
+	}
+	fmt.Fprintf(tw, "phase\t%s\n", phase)
+	fmt.Fprintf(tw, "heap\tlive %s, goal %s, trigger %s; marked %s by the last cycle, retained %s\n",
+		gcBytes(st.HeapLive), gcBytes(st.HeapGoal), gcBytes(st.Trigger), gcBytes(st.HeapMarked), gcBytes(uint64(max(st.Retained, 0))))
+	gogc, limit := strconv.Itoa(int(st.GOGC)), "none"
+	if st.GOGC < 0 {
+		gogc = "off"
+	}
+	if st.MemoryLimit != runtime.NoMemoryLimit {
+		limit = gcBytes(uint64(st.MemoryLimit))
+	}
+	fmt.Fprintf(tw, "pacer\tGOGC=%s, memory limit %s; stacks %s, globals %s\n", gogc, limit, gcBytes(st.Stacks), gcBytes(st.Globals))
+	which := "the last cycle's"
+	if now.Phase != "off" {
+		which = "this cycle's"
+	}
+	fmt.Fprintf(tw, "workers\t%d dedicated, %d fractional, %d idle now; %s split: %d dedicated, fractional goal %.2f of a P\n",
+		now.Workers[0], now.Workers[1], now.Workers[2], which, st.Dedicated, st.Fractional)
+	fmt.Fprintf(tw, "assists\t%d in an assist now, %d of them queued (GC assist wait); %s in all\n",
+		now.Assisting, now.AssistQueue, runtime.FormatDuration(st.AssistTime))
+	fmt.Fprintf(tw, "pauses\t%s in all, the longest %s\n", runtime.FormatDuration(st.PauseTotal), runtime.FormatDuration(st.PauseMax))
+	if c, done, ok := m.LastGCCycle(); ok && done {
+		fmt.Fprintf(tw, "cycle %d\tsweep termination %s, mark %s, mark termination %s; heap %s -> %s -> %s, goal %s\n",
+			c.N, runtime.FormatDuration(c.SweepTermPause()), runtime.FormatDuration(c.MarkTime()), runtime.FormatDuration(c.MarkTermPause()),
+			gcBytes(c.HeapStart), gcBytes(c.HeapMarkTerm), gcBytes(c.HeapMarked), gcBytes(c.HeapGoal))
+	}
+	tw.Flush()
+	return false
+}
+
+// gcBytes writes a heap size for :gc: bytes below 1 KiB, else KiB or MiB
+// with one decimal.
+func gcBytes(n uint64) string {
+	switch {
+	case n >= 1<<20:
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + "MiB"
+	case n >= 1<<10:
+		return strconv.FormatFloat(float64(n)/(1<<10), 'f', 1, 64) + "KiB"
+	}
+	return strconv.FormatUint(n, 10) + "B"
 }
 
 // cmdDump is :dump: Go's goroutine dump, with every goroutine that the

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/lang"
+	"github.com/schedlab/schedlab/runtime"
 )
 
 var update = flag.Bool("update", false, "update golden files")
@@ -30,8 +31,9 @@ func session(t *testing.T, in string, opts Options) string {
 }
 
 // goldenOptions reads the options of a golden session from its first
-// line, "# repl: procs=2 seed=1 preempt=off script=x.star"; the defaults
-// are those of the command.
+// line, "# repl: procs=2 seed=1 preempt=off script=x.star", also
+// gc-cycle=mark and costs=default; the defaults are those of the
+// command, but for the costs, which are the zero profile.
 func goldenOptions(t *testing.T, src string) Options {
 	opts := Options{Run: lang.Options{Procs: 1, Seed: 1, Preempt: true}}
 	first, _, _ := strings.Cut(src, "\n")
@@ -51,6 +53,13 @@ func goldenOptions(t *testing.T, src string) Options {
 			opts.Run.Preempt = v == "on"
 		case "script":
 			opts.Script = filepath.Join("testdata", v)
+		case "gc-cycle":
+			opts.Run.GCCycle, err = runtime.ParseGCCycle(v)
+		case "costs":
+			if v != "default" {
+				t.Fatalf("setting %q: only the default profile", kv)
+			}
+			opts.Run.Costs = runtime.DefaultCosts()
 		default:
 			t.Fatalf("unknown setting %q", kv)
 		}

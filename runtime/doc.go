@@ -54,6 +54,8 @@
 //   - mgcpacer.go: the pacer's arithmetic: heap goal, memory limit goal,
 //     trigger, cons/mark, the mark workers' split, the assist ratio
 //     (gcControllerState).
+//   - mgcstats.go: the record of each GC cycle that Go's gctrace line
+//     prints (GCCycleStats, Machine.OnGCCycle), filled by mgc.go's hooks.
 //   - sema.go: semaphores, and the Mutex and WaitGroup built on them.
 //   - syncx.go: RWMutex, Cond and x/sync's Weighted, on the same queues.
 //   - startup.go: what runtime.main does before main.main (--startup=go).

@@ -262,6 +262,8 @@ type Machine struct {
 	cpu *cpuState     // the machine's CPUs (cpus.go), nil when every thread has one
 	net *network      // the sockets and the network around the process (net.go), nil until used
 	gc  gcState       // the heap and the collector (mgc.go)
+
+	gcCycle gcCycleState // the record of each GC cycle (mgcstats.go)
 }
 
 // NewMachine returns a Machine with cfg.Procs idle Ps, ready for Start.

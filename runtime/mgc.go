@@ -243,6 +243,7 @@ func (m *Machine) gcStart(g *G, forced bool) {
 	if forced {
 		m.gc.forced++
 	}
+	m.gcStatsStart(forced)
 	stw := m.cfg.GCCycle >= GCStopTheWorld
 	if stw {
 		why := "heap"
@@ -258,6 +259,7 @@ func (m *Machine) gcStart(g *G, forced bool) {
 	// Sweep termination, then the start of the mark.
 	c.maxStackScan = m.stackBytes()
 	c.startCycle(m.now, procs)
+	m.gcStatsMarkStart()
 	if m.gc.noDedicated {
 		c.dedicatedMarkWorkersNeeded = 0
 	}
@@ -439,6 +441,7 @@ func (m *Machine) pollFractionalWorkerExit(pp *P, start int64) bool {
 func (m *Machine) gcMarkDone(g *G, started bool) {
 	c := &m.gc.ctl
 	procs := int(m.gomaxprocs)
+	m.gcStatsMarkTerm()
 	m.gc.marking = false
 	stw := m.cfg.GCCycle >= GCStopTheWorld
 	m.limiterStartGCTransition(false)
@@ -464,6 +467,7 @@ func (m *Machine) gcMarkDone(g *G, started bool) {
 		m.startTheWorld()
 		m.emit(EvGCEnd, g.mp.p, g.mp, g, nil, -1, m.gc.cycles, "")
 	}
+	m.gcStatsDone(marked)
 	m.gc.ended++
 	m.limiterFinishGCTransition()
 	for _, gp := range m.gc.waiters {

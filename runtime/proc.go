@@ -1378,6 +1378,7 @@ func (m *Machine) stopTheWorld(self *G) {
 // cut off, the caller moves to P0. Mirrors procresize and p.destroy.
 func (m *Machine) procresize(nprocs int32) {
 	old := m.gomaxprocs
+	m.gcStatsProcResize(old)
 	for int32(len(m.allp)) < nprocs {
 		pp := &P{id: int32(len(m.allp)), status: Pdead}
 		m.allp = append(m.allp, pp)

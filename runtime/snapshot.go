@@ -15,6 +15,10 @@ type PState struct {
 	Runq        []int64 // goids in the ring, head first
 	Timers      int     // timers on its heap
 	GFree       int     // dead Gs cached
+	// GCMarkWorkerMode is the mode of the GC mark worker its M runs:
+	// "dedicated", "fractional" or "idle"; "" when it runs none
+	// (pp.gcMarkWorkerMode).
+	GCMarkWorkerMode string
 }
 
 // MState is what a snapshot shows of one M.
@@ -187,6 +191,9 @@ func (m *Machine) Snapshot() *Snapshot {
 		}
 		if pp.m != nil {
 			ps.M = int(pp.m.id)
+			if pp.m.curg != nil {
+				ps.GCMarkWorkerMode = pp.m.curg.GCWorkerMode()
+			}
 		}
 		if pp.runnext != nil {
 			ps.Runnext = pp.runnext.goid

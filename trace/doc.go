@@ -18,10 +18,15 @@
 //   - schedtrace.go: the lines GODEBUG=schedtrace=X,scheddetail=1 prints,
 //     every period of virtual time. Unlike the others it reads the
 //     Machine's state (runtime.Snapshot), which events only imply.
+//   - gctrace.go: the line GODEBUG=gctrace=1 prints at the end of each
+//     GC cycle, from the Machine's record of the cycle
+//     (runtime.GCCycleStats) rather than from events.
 //
 // Two derivations are shared by the graphical writers: spans.go turns the
 // point events into run, syscall and spinning spans on each P and M, and
-// queues.go derives the global run queue length and the runnable count.
+// queues.go derives the global run queue length and the runnable count;
+// gcspans.go pairs the collector's events into the timeline's GC spans
+// (cycles, stop-the-world pauses, mark workers).
 // kinds.go says which Event fields each kind uses; format.go holds the small
 // appenders (times, durations, quoting, JSON strings) that keep every writer
 // fast and byte-for-byte deterministic.

@@ -16,6 +16,7 @@
 //	 "ev":[seq,t,p,m,g,kind,g2,p2,arg,reason, ...],  // 10 per event
 //	 "spans":[track,id,kind,g,start,end,startIdx,endIdx, ...], // 8 per span
 //	 "queues":[t,global,runnable, ...], // 3 per change
+//	 "gc":[kind,p,g,start,end,arg,reason,startIdx, ...], // 8 per GC span, only when there are any
 //	 "ps":[0,1], "ms":[0,1,2], "start":0, "end":123456}
 //
 // Spans come from spans.go (track 0 = P, 1 = M; kind 0 = run, 1 =
@@ -27,13 +28,24 @@
 // the events name. Integers are virtual ns; the page formats them.
 // Strings are escaped for a <script> element.
 //
+// GC spans come from gcspans.go (kind 0 = cycle, arg its number; 1 =
+// stop-the-world pause; 2 = a mark worker marking on P p, arg its mode:
+// 1 dedicated, 2 fractional, 3 idle; reason indexes "strings"). A run
+// that has them gets the "gc" key and, in the page, the code that draws
+// them, which the template leaves out otherwise: the page of a run
+// without GC events is byte for byte what it was before the collector
+// had a view.
+//
 // The page (timeline.html) draws on a canvas: a lane per P and per M, run
 // spans coloured per goroutine (a hue from the G id, so G5 has the same
 // colour in every run; on an M's lane labelled with the P it holds),
 // syscall, spinning and netpoll spans, parked Ms, markers for the events
 // a person looks for (create, block, unblock, steal, preempt, syscall,
 // the network's readiness and polls, ...), and a
-// graph of the two queue lengths. Wheel zooms around the pointer, drag
+// graph of the two queue lengths; with GC events, a GC band above the P
+// lanes (each cycle, each stop-the-world pause, which is also shaded
+// over every lane) and the mark workers' spans on the P lanes, coloured
+// by mode. Wheel zooms around the pointer, drag
 // pans, hover shows details, click pins them and highlights the
 // goroutine. At draw time it only visits what is on screen (binary search
 // per lane), merges spans narrower than a pixel into blocks and draws one
@@ -71,6 +83,7 @@ const (
 	timelineEvStride    = 10 // seq, t, p, m, g, kind, g2, p2, arg, reason
 	timelineSpanStride  = 8  // track, id, kind, g, start, end, startIdx, endIdx
 	timelineQueueStride = 3  // t, global, runnable
+	timelineGCStride    = 8  // kind, p, g, start, end, arg, reason, startIdx
 )
 
 // A Timeline collects a run and writes it as a self-contained HTML
@@ -83,6 +96,8 @@ type Timeline struct {
 	ev     []int64          // events, timelineEvStride per event
 	sp     []int64          // spans, timelineSpanStride per span
 	q      []int64          // queue changes, timelineQueueStride per change
+	gc     gcTracker        // pairs the GC's events into spans
+	gcs    []int64          // GC spans, timelineGCStride per span
 	strs   []string         // interned strings; strs[0] = ""
 	strIdx map[string]int64 // string → index in strs (lookup only)
 	ps, ms []bool           // P i, M i was seen
@@ -98,6 +113,7 @@ var _ runtime.Tracer = (*Timeline)(nil)
 func NewTimeline(w io.Writer, h Header) *Timeline {
 	t := &Timeline{w: w, h: h, strs: []string{""}, strIdx: map[string]int64{"": 0}}
 	t.spans.emit = t.addSpan
+	t.gc.emit = t.addGCSpan
 	// Every P of the run has a lane, also one that stays idle throughout:
 	// the header's procs are P0..procs-1.
 	for _, kv := range h.Settings {
@@ -136,6 +152,7 @@ func (t *Timeline) Event(ev *runtime.Event) {
 	t.ev = append(t.ev, int64(ev.Seq), ev.Time, int64(ev.P), int64(ev.M), ev.G,
 		int64(ev.Kind), ev.G2, int64(ev.P2), ev.Arg, t.intern(ev.Reason))
 	t.spans.event(ev, idx)
+	t.gc.event(ev, idx)
 	if t.queues.event(ev) || idx == 0 {
 		global, runq := t.queues.counts()
 		if n := len(t.q); n > 0 && t.q[n-3] == ev.Time {
@@ -155,6 +172,7 @@ func (t *Timeline) Close() error {
 	}
 	t.closed = true
 	t.spans.finish()
+	t.gc.finish()
 	title := "schedlab timeline"
 	if len(t.h.Settings) > 0 {
 		title += " — " + settingsText(t.h.Settings)
@@ -162,7 +180,8 @@ func (t *Timeline) Close() error {
 	t.err = timelineTemplate.Execute(t.w, struct {
 		Title string
 		Data  template.JS
-	}{title, template.JS(t.data())})
+		GC    bool // the run has GC spans: the page draws them
+	}{title, template.JS(t.data()), len(t.gcs) > 0})
 	return t.err
 }
 
@@ -192,6 +211,11 @@ func (t *Timeline) intern(s string) int64 {
 func (t *Timeline) addSpan(s *span) {
 	t.sp = append(t.sp, int64(s.track), int64(s.id), int64(s.kind), s.g,
 		s.start, s.end, int64(s.startIdx), int64(s.endIdx))
+}
+
+// addGCSpan records a closed GC span.
+func (t *Timeline) addGCSpan(s *gcSpan) {
+	t.gcs = append(t.gcs, int64(s.kind), int64(s.p), s.g, s.start, s.end, s.arg, t.intern(s.reason), int64(s.startIdx))
 }
 
 // settingsText formats settings as "procs=2 seed=1", the way the text
@@ -257,6 +281,10 @@ func (t *Timeline) data() string {
 	b = appendInts(b, t.sp, timelineSpanStride)
 	b = append(b, ",\n\"queues\":"...)
 	b = appendInts(b, t.q, timelineQueueStride)
+	if len(t.gcs) > 0 {
+		b = append(b, ",\n\"gc\":"...)
+		b = appendInts(b, t.gcs, timelineGCStride)
+	}
 	b = append(b, ",\n\"ps\":"...)
 	b = appendSeen(b, t.ps)
 	b = append(b, ",\"ms\":"...)

@@ -305,15 +305,18 @@ func checkLanes(t *testing.T, p *page, header map[string]any, evs []runtime.Even
 }
 
 // widestSpan is a script that finds the widest run span on a P lane, as
-// drawn now, and the middle of it. A run that does no work has only spans
-// of no width: the page shows those within 2 pixels of the pointer.
+// drawn now, and the middle of it, leaving out the GC's mark workers. A
+// run that does no work has only spans of no width: the page shows those
+// within 2 pixels of the pointer.
 const widestSpan = `(function () {
-  var s = window.__schedlab, ls = s.lanes(), best = {found: false, w: -1};
+  var s = window.__schedlab, ls = s.lanes(), best = {found: false, w: -1}, workers = {};
+  // a mark worker's run span is under its GC span, which has a tooltip of its own
+  if (s.gc) s.gc().forEach(function (x) { if (x.kind === 2) workers[x.g] = true; });
   ls.forEach(function (l, i) {
     if (l.track !== 0) return;
     s.spans(i).forEach(function (sp, j) {
       var b = s.spanBox(i, j), w = Math.max(b.right - b.left, 0);
-      if (sp.kind === 0 && w > best.w) {
+      if (sp.kind === 0 && !workers[sp.g] && w > best.w) {
         best = {found: true, w: w, lane: i, x: (b.left + Math.max(b.left, b.right)) / 2, y: (b.top + b.bottom) / 2};
       }
     });

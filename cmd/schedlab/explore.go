@@ -350,6 +350,9 @@ func viewsOff(s *cli.Settings) []string {
 	if s.SchedDetail {
 		off = append(off, "--scheddetail=false")
 	}
+	if s.GCTrace {
+		off = append(off, "--gctrace=false")
+	}
 	return off
 }
 

@@ -290,3 +290,66 @@ func TestGoTraceNetwork(t *testing.T) {
 		}
 	}
 }
+
+// TestGoTraceGC writes runs with GC cycles as Go execution traces and
+// reads them back with golang.org/x/exp/trace: examples/gc_cycle.star
+// (one cycle on 4 Ps, with assists) and a script of many cycles on 2 Ps
+// under --gc-cycle=mark and stw. Each parses, its goroutines pass through
+// the run's states (tracetest.CheckGoTrace), and the GC is there as Go's
+// tools name it (tracetest.CheckGoTraceGC): a "GC concurrent mark phase"
+// range for every cycle, "stop-the-world (GC sweep termination)" and
+// "stop-the-world (GC mark termination)" ranges on the G that stops the
+// world, "GC mark assist" ranges on the assisting G, and a "GC
+// (dedicated)", "GC (fractional)" or "GC (idle)" label on each mark
+// worker as it marks, each where the run's events put it.
+func TestGoTraceGC(t *testing.T) {
+	dir := t.TempDir()
+	many := filepath.Join(dir, "many.star")
+	if err := os.WriteFile(many, []byte(gcTimelineScript), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []struct {
+		name  string
+		args  []string
+		kinds []string // range names and labels the run must have
+	}{
+		{"gc_cycle", []string{"../../examples/gc_cycle.star"}, []string{"GC concurrent mark phase", "stop-the-world (GC sweep termination)", "stop-the-world (GC mark termination)", "GC mark assist", "GC (dedicated)", "GC (idle)"}},
+		{"mark", []string{"--procs=2", many}, []string{"GC concurrent mark phase", "GC mark assist", "GC (fractional)"}},
+		{"stw", []string{"--procs=2", "--gc-cycle=stw", many}, []string{"GC concurrent mark phase", "stop-the-world (GC sweep termination)", "stop-the-world (GC mark termination)"}},
+	} {
+		t.Run(run.name, func(t *testing.T) {
+			file := filepath.Join(dir, run.name+".trace")
+			stdout, stderr, code := schedlab(t, append([]string{"run", "--go-trace", file, "--trace", "--trace-format=json"}, run.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			_, evs, err := tracetest.ReadJSON([]byte(stdout))
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tracetest.CheckGoTrace(data, evs); err != nil {
+				t.Error(err)
+			}
+			if err := tracetest.CheckGoTraceGC(data, evs, 20); err != nil {
+				t.Error(err)
+			}
+			xevs, err := tracetest.ReadGoTrace(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]int{}
+			for _, r := range tracetest.GCRangesOfTrace(xevs) {
+				seen[r.Name]++
+			}
+			for _, k := range run.kinds {
+				if seen[k] == 0 {
+					t.Errorf("no %q in the Go trace (it has %v)", k, seen)
+				}
+			}
+		})
+	}
+}

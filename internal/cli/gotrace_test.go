@@ -95,6 +95,31 @@ func TestGoTraceGenerations(t *testing.T) {
 	}
 }
 
+// TestGoTraceGCGenerations cuts the Go trace of runs with GC cycles
+// (many cycles on 2 Ps, under --gc-cycle=mark and stw) into generations
+// of 50 events: generations begin in the middle of a cycle (GCActive), of
+// a mark assist and of a worker's marking, and the reader still finds every state and every GC
+// range of the run.
+func TestGoTraceGCGenerations(t *testing.T) {
+	old := goTraceGenerationEvents
+	goTraceGenerationEvents = 50
+	defer func() { goTraceGenerationEvents = old }()
+	script := filepath.Join(t.TempDir(), "gc.star")
+	src := "def busy(n):\n    for i in range(n):\n        alloc(\"256KiB\")\n        work(\"50us\")\nretain(\"3MiB\")\nfor i in range(3):\n    spawn(busy, 100)\nbusy(100)\n"
+	if err := os.WriteFile(script, []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, cycle := range []string{"mark", "stw"} {
+		data, evs := runGoTrace(t, script, "--procs", "2", "--gc-cycle", cycle)
+		if err := tracetest.CheckGoTrace(data, evs); err != nil {
+			t.Errorf("--gc-cycle=%s: %v", cycle, err)
+		}
+		if err := tracetest.CheckGoTraceGC(data, evs, 20); err != nil {
+			t.Errorf("--gc-cycle=%s: %v", cycle, err)
+		}
+	}
+}
+
 // TestGoToolTrace opens a simulated run with the go command's own trace
 // tool: -d=parsed must parse it, and -pprof=sched must give a profile that
 // names the script's functions and file.

@@ -51,10 +51,12 @@ _Grunning→_Gwaiting, to every view of the trace. --chrome-trace, --timeline an
 or chrome://tracing), as a self-contained HTML page, or as a Go execution
 trace in Go 1.26's format, which go tool trace opens (go tool trace
 FILE) with the goroutines' Starlark stacks; they do not change what
-stdout shows, and a directive cannot set them. --schedtrace D prints on
-stderr, every D of virtual time, the line a Go program prints with
-GODEBUG=schedtrace=X; with --scheddetail it prints the state of every P,
-M and G instead, as GODEBUG=scheddetail=1 does. With either flag, a run
+stdout shows, and a directive cannot set them. --gctrace prints on
+stderr, as each GC cycle ends, the line a Go program prints with
+GODEBUG=gctrace=1. --schedtrace D prints on stderr, every D of virtual
+time, the line a Go program prints with GODEBUG=schedtrace=X; with
+--scheddetail it prints the state of every P, M and G instead, as
+GODEBUG=scheddetail=1 does. With either flag, a run
 that dies of a deadlock or a panic prints one detailed dump in its
 report, where Go prints it. docs/trace-format.md describes every format.
 
@@ -249,6 +251,12 @@ func runScript(host Host, filename string, src []byte, s *Settings, stdout, stde
 		opts.Stderr = flushFirst{w, stderr}
 	}
 
+	// Go's gctrace lines go to stderr as each cycle ends, after the trace
+	// that leads to them (gcMarkTermination prints them).
+	if s.GCTrace {
+		addGCTrace(&opts)
+	}
+
 	// Go's schedtrace lines go to stderr as they are due, after the trace
 	// that leads to them; they read the Machine's state, which lang hands
 	// over before the first event. When the run dies, Go prints one
@@ -309,6 +317,19 @@ func runScript(host Host, filename string, src []byte, s *Settings, stdout, stde
 		code = ExitInterrupted
 	}
 	return finishOutputs(outs, sinks, code, stderr)
+}
+
+// addGCTrace makes the run of opts print Go's gctrace=1 line of each GC
+// cycle on opts.Stderr (--gctrace).
+func addGCTrace(opts *lang.Options) {
+	gt := trace.NewGCTrace(opts.Stderr)
+	onStart := opts.OnStart
+	opts.OnStart = func(m *runtime.Machine) {
+		if onStart != nil {
+			onStart(m)
+		}
+		m.OnGCCycle(gt.Cycle)
+	}
 }
 
 // openOutputs checks the output files of s against the inputs of prog and

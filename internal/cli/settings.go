@@ -93,6 +93,7 @@ type Settings struct {
 	GoTrace     string // file for the Go execution trace, for go tool trace; "" for none (--go-trace)
 	SchedTrace  int64  // virtual ns between Go's schedtrace lines on stderr; 0 for none (--schedtrace)
 	SchedDetail bool   // Go's scheddetail=1: the state of every P, M and G (--scheddetail)
+	GCTrace     bool   // Go's gctrace=1 line of every GC cycle on stderr (--gctrace)
 	Alive       bool   // when main returns, list every goroutine still alive, not only the leaked (--alive)
 
 	CheckDeterminism bool // run twice and compare every event instead (--check-determinism, determinism.go)
@@ -159,6 +160,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.GoTrace, "go-trace", s.GoTrace, "also write the run as a Go execution trace to `FILE`, for go tool trace (Go 1.26 format)")
 	fs.Var((*virtualDuration)(&s.SchedTrace), "schedtrace", "print on stderr the line GODEBUG=schedtrace prints, every `D` of virtual time, such as 1ms (0: none)")
 	fs.BoolVar(&s.SchedDetail, "scheddetail", s.SchedDetail, "with --schedtrace, print the state of every P, M and G instead, as GODEBUG=scheddetail=1 does")
+	fs.BoolVar(&s.GCTrace, "gctrace", s.GCTrace, "print on stderr, at the end of every GC cycle, the line GODEBUG=gctrace=1 prints, in Go's format, with times from the virtual clock (see docs/runtime.md for what each field holds)")
 	fs.BoolVar(&s.Alive, "alive", s.Alive, "when main returns, list on stderr every goroutine still alive, not only the leaked ones")
 	fs.BoolVar(&s.CheckDeterminism, "check-determinism", false, "run the script twice and report the first event that differs, or \"deterministic: N events, identical\" (exit 0, else 1)")
 }

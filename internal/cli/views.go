@@ -99,6 +99,9 @@ func RunViews(filename string, src []byte, args []string, want Want, stdout, std
 		tracers = append(tracers, goTrace)
 		opts.OnStart = func(m *runtime.Machine) { goTrace.SetStacks(lang.GoTraceStacks(m)) }
 	}
+	if s.GCTrace {
+		addGCTrace(&opts) // its lines are stderr's, as schedlab run prints them
+	}
 	opts.Tracer = runtime.MultiTracer(tracers...)
 	opts.Warnings = opts.Stderr // as schedlab run says them
 	// Prints go to stdout and, as events, to the trace: both views.

@@ -103,9 +103,10 @@ type P struct {
 	Status    string  `json:"status"` // idle, running, syscall, gcstop, dead
 	M         int     `json:"m"`      // the M holding it, -1 for none
 	Schedtick uint32  `json:"schedtick"`
-	Curg      int64   `json:"curg"`    // the G its M runs, 0 for none
-	Runnext   int64   `json:"runnext"` // 0 for none
-	Ring      []int64 `json:"ring"`    // head first
+	Curg      int64   `json:"curg"`             // the G its M runs, 0 for none
+	GCMode    string  `json:"gcMode,omitempty"` // the mode of the GC mark worker it runs: dedicated, fractional or idle; "" for none
+	Runnext   int64   `json:"runnext"`          // 0 for none
+	Ring      []int64 `json:"ring"`             // head first
 	Timers    int     `json:"timers"`
 
 	status runtime.PStatus
@@ -189,7 +190,7 @@ func RunqOf(s *runtime.Snapshot) Runq {
 	}
 	for _, p := range s.Ps {
 		q.Ps = append(q.Ps, P{ID: p.ID, Status: p.Status.String(), M: p.M, Schedtick: p.Schedtick, Curg: curg[p.ID],
-			Runnext: p.Runnext, Ring: nonNil(p.Runq), Timers: p.Timers, status: p.Status})
+			GCMode: p.GCMarkWorkerMode, Runnext: p.Runnext, Ring: nonNil(p.Runq), Timers: p.Timers, status: p.Status})
 	}
 	if q.Ms == nil {
 		q.Ms = []M{}
@@ -239,8 +240,12 @@ func WriteRunq(w io.Writer, q Runq, pt Painter) {
 		if pt != nil {
 			shown = pt.PStatus(p.status, p.Status)
 		}
+		curg := "curg=" + GName(p.Curg)
+		if p.GCMode != "" {
+			curg += " GC (" + p.GCMode + ")" // a mark worker, as Go's trace labels it
+		}
 		t.add(plain(fmt.Sprintf("P%d", p.ID)), cell{p.Status, shown}, plain(m),
-			plain(fmt.Sprintf("schedtick=%d", p.Schedtick)), plain("curg="+GName(p.Curg)),
+			plain(fmt.Sprintf("schedtick=%d", p.Schedtick)), plain(curg),
 			plain("runnext="+GName(p.Runnext)), plain("ring="+GList(p.Ring)), plain(fmt.Sprintf("timers=%d", p.Timers)))
 	}
 	t.write(w, 2)

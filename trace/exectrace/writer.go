@@ -26,12 +26,28 @@
 //	ProcSteal             ProcSteal, on sysmon's thread (or, with an M, on that M's: exitsyscall taking its old P back), naming the M in the syscall
 //	ProcResize            ProcsChange (and ProcStatus for new Ps)
 //	Print                 a log event, category "print", on the printing G
+//	GCBegin / GCEnd       GCBegin / GCEnd with Go's GC sequence number (trace.seqGC), on the G that runs gcStart / gcMarkTermination
+//	STWBegin / STWEnd     STWBegin with Go's reason ("GC sweep termination", "GC mark termination") / STWEnd, on the G that stops the world
+//	GCWorkerStart         GoLabel "GC (dedicated)", "GC (fractional)" or "GC (idle)" on the worker, and again at each of its GoStarts until its GCWorkerStop, as GoStart labels a G on a P in a worker mode
+//	GCAssistBegin / End   GCMarkAssistBegin / GCMarkAssistEnd on the assisting G (the range stays open while it parks in "GC assist wait", as gcAssistAlloc's does)
+//
+// No generation begins while the world is stopped, since traceAdvance
+// stops it itself. A generation that begins while a cycle is on says so
+// with a GCActive (written on a thread that runs a G, as traceAdvance's
+// goroutine does; when none does, it is left out, which the reader
+// allows: the cycle began in an earlier generation). The
+// GCMarkAssistActive that writeGoStatus adds after the status of a G in
+// an assist is left out: the trace begins with the run, so the reader has
+// seen every assist begin, and an Active event only confirms it; written
+// by sysmon's thread, whose statuses are 1ns apart, it could come after
+// the assist's end on the G's own thread.
 //
 // GoWork, GoSleep (a GoBlock "sleep" follows), TimerFire (a GoUnblock
 // follows), RunqSteal, GlobalRunqPut/Get, MSpinning, MStart, MStop,
 // NetReady (the kernel's side), Netpoll (a GoUnblock per G it found
-// follows) and MNetpoll (an M without a P, blocked in epoll_wait) have no
-// event in Go's format: Go's tracer does not record them either.
+// follows), MNetpoll (an M without a P, blocked in epoll_wait) and
+// GCWorkerStop have no event in Go's format: Go's tracer does not record
+// them either (a worker's label lasts until its next GoStart).
 //
 // Where schedlab's engine changes a P without an event of its own, the
 // Writer writes what Go's runtime writes in the same place, and says so
@@ -162,9 +178,11 @@ type pstate struct {
 
 // A gstate is one live G as the reader will know it.
 type gstate struct {
-	st  state
-	m   int32  // the M running it (running, syscall)
-	seq uint64 // its sequence number in the generation
+	st     state
+	m      int32  // the M running it (running, syscall)
+	seq    uint64 // its sequence number in the generation
+	label  string // a mark worker's label while it marks ("GC (dedicated)"), written at each GoStart
+	assist bool   // in a mark assist (gp.inMarkAssist)
 }
 
 // A Writer is a runtime.Tracer that writes the run as a Go execution
@@ -186,6 +204,9 @@ type Writer struct {
 	sysmon *thread
 	ps     []pstate
 	gs     map[int64]*gstate
+	gcSeq  uint64 // the next GC sequence number (trace.seqGC)
+	gcOn   bool   // a GC cycle is on: between its GCBegin and its GCEnd
+	stw    bool   // the world is stopped: between an STWBegin and its STWEnd
 
 	// The generation's tables. Strings and stacks are interned per
 	// generation, as their ids are; PCs are kept for the whole run.
@@ -241,7 +262,10 @@ func (w *Writer) Event(ev *runtime.Event) {
 	}
 	if !w.started {
 		w.begin(ev.Time)
-	} else if ev.Time-w.genStart >= w.opts.GenerationPeriod || (w.opts.GenerationEvents > 0 && w.genEvs >= w.opts.GenerationEvents) {
+	} else if !w.stw && (ev.Time-w.genStart >= w.opts.GenerationPeriod || (w.opts.GenerationEvents > 0 && w.genEvs >= w.opts.GenerationEvents)) {
+		// Not while the world is stopped: traceAdvance stops the world
+		// itself, so a Go trace has no pause across generations (and no
+		// event that says one is on).
 		w.advance(ev.Time)
 	}
 	w.genEvs++
@@ -398,6 +422,69 @@ func (w *Writer) translate(ev *runtime.Event) {
 	case runtime.EvProcResize:
 		w.resize(ev)
 
+	case runtime.EvGCBegin, runtime.EvGCEnd:
+		t := w.mThread(ev)
+		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
+			return
+		}
+		if (ev.Kind == runtime.EvGCBegin) == w.gcOn {
+			w.fail(ev, "a GC cycle is on: %v", w.gcOn)
+			return
+		}
+		if ev.Kind == runtime.EvGCBegin {
+			w.event(t, evGCBegin, ev.Time, w.gcSeq, w.stack(ev.G)) // traceLocker.GCStart
+		} else {
+			w.event(t, evGCEnd, ev.Time, w.gcSeq) // traceLocker.GCDone
+		}
+		w.gcSeq++
+		w.gcOn = ev.Kind == runtime.EvGCBegin
+
+	case runtime.EvSTWBegin:
+		t := w.mThread(ev)
+		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
+			return
+		}
+		w.event(t, evSTWBegin, ev.Time, w.str(ev.Reason), w.stack(ev.G)) // traceLocker.STWStart
+		w.stw = true
+
+	case runtime.EvSTWEnd:
+		t := w.mThread(ev)
+		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
+			return
+		}
+		w.event(t, evSTWEnd, ev.Time) // traceLocker.STWDone
+		w.stw = false
+
+	case runtime.EvGCWorkerStart, runtime.EvGCWorkerStop:
+		t := w.mThread(ev)
+		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
+			return
+		}
+		gs := w.gs[ev.G]
+		if ev.Kind == runtime.EvGCWorkerStop {
+			gs.label = ""
+			return
+		}
+		gs.label = "GC (" + ev.Reason + ")" // gcMarkWorkerModeStrings
+		w.event(t, evGoLabel, ev.Time, w.str(gs.label))
+
+	case runtime.EvGCAssistBegin, runtime.EvGCAssistEnd:
+		t := w.mThread(ev)
+		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
+			return
+		}
+		gs := w.gs[ev.G]
+		if (ev.Kind == runtime.EvGCAssistBegin) == gs.assist {
+			w.fail(ev, "G%d in a mark assist: %v", ev.G, gs.assist)
+			return
+		}
+		if ev.Kind == runtime.EvGCAssistBegin {
+			w.event(t, evGCMarkAssistBegin, ev.Time, w.stack(ev.G)) // traceLocker.GCMarkAssistStart
+		} else {
+			w.event(t, evGCMarkAssistEnd, ev.Time) // traceLocker.GCMarkAssistDone
+		}
+		gs.assist = ev.Kind == runtime.EvGCAssistBegin
+
 	case runtime.EvPrint:
 		if ev.M < 0 || ev.G == 0 {
 			return
@@ -455,13 +542,17 @@ func (w *Writer) goCreate(t *thread, now int64, g, creator int64) {
 	w.event(t, evGoCreate, now, uint64(g), w.entryStack(g), w.stack(creator))
 }
 
-// goStart writes the start of g on t.
+// goStart writes the start of g on t, and a mark worker's label, as
+// traceLocker.GoStart writes it for a P in a worker mode.
 func (w *Writer) goStart(t *thread, now int64, g int64, gs *gstate) {
 	gs.seq++
 	gs.st = stRunning
 	gs.m = int32(t.id)
 	t.g = g
 	w.event(t, evGoStart, now, uint64(g), gs.seq)
+	if gs.label != "" {
+		w.event(t, evGoLabel, now, w.str(gs.label))
+	}
 }
 
 // procStartOn writes t's acquiring of the idle P pid.
@@ -690,6 +781,17 @@ func (w *Writer) advance(now int64) {
 			w.event(w.sysmon, evGoStatus, now, uint64(id), noThread, goWaiting)
 		}
 	}
+	// A cycle that goes on: GCActive, from a thread running a G on a P
+	// (traceAdvance's own goroutine in Go).
+	if w.gcOn {
+		for _, t := range w.ms {
+			if gs := w.gs[t.g]; t.p >= 0 && gs != nil && gs.st == stRunning {
+				w.event(t, evGCActive, now, w.gcSeq) // traceLocker.GCActive
+				w.gcSeq++
+				break
+			}
+		}
+	}
 }
 
 // Close ends the last generation, flushes the trace and returns the first
@@ -878,6 +980,12 @@ func BlockReason(r string) string {
 		return "preempted" // traceBlockPreempted
 	case runtime.WaitReasonIOWait:
 		return "network" // traceBlockNet: netpollblock's gopark; what go tool trace -pprof=net counts
+	case "GC assist wait":
+		return "GC mark assist wait for work" // traceBlockGCMarkAssist: gcParkAssist
+	case "wait for GC cycle":
+		return "wait until GC ends" // traceBlockUntilGCEnds: gcWaitOnMark
+	case "GC worker (idle)":
+		return "system goroutine wait" // traceBlockSystemGoroutine: gcBgMarkWorker parked in its pool
 	}
 	if strings.HasPrefix(r, "sync.") || strings.HasPrefix(r, "semacquire") {
 		return "sync" // traceBlockSync: Mutex, RWMutex, WaitGroup, semaphores

@@ -2,8 +2,9 @@
 // the tests of trace itself and of the commands that write them: JSON
 // lines decoded back into events, a Chrome trace validated against the
 // Trace Event Format as schedlab uses it, an HTML timeline checked to be
-// self-contained and its data decoded, and the event lines of a text
-// trace counted.
+// self-contained and its data decoded, the event lines of a text trace
+// counted, Go's gctrace lines read back into their fields, and a Go
+// execution trace's GC ranges held to the run's GC events (gcranges.go).
 //
 // Every checker returns an error that lists what is wrong rather than
 // taking a *testing.T, so that it serves any test and any tool.
@@ -380,6 +381,7 @@ type TimelineData struct {
 	Ev       []int64    `json:"ev"`
 	Spans    []int64    `json:"spans"`
 	Queues   []int64    `json:"queues"`
+	GC       []int64    `json:"gc,omitempty"` // the GC's spans, only in a run that has them
 	Ps       []int      `json:"ps"`
 	Ms       []int      `json:"ms"`
 	Start    int64      `json:"start"`
@@ -390,6 +392,7 @@ type TimelineData struct {
 const (
 	TimelineEvStride   = 10 // seq, t, p, m, g, kind, g2, p2, arg, reason
 	TimelineSpanStride = 8  // track, id, kind, g, start, end, startIdx, endIdx
+	TimelineGCStride   = 8  // kind (0 cycle, 1 stop-the-world, 2 mark worker), p, g, start, end, arg, reason, startIdx
 )
 
 // Events returns the events of the page, rebuilt.
