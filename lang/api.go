@@ -131,6 +131,9 @@ type Options struct {
 	// (runtime.Config.GCCycle, --gc-cycle): runtime.GCInstant, the zero
 	// value, or runtime.GCStopTheWorld.
 	GCCycle runtime.GCCycle
+	// GCNoAssist turns mark assists off (runtime.Config.GCNoAssist,
+	// --gc-assist=off); the zero value keeps Go's assists.
+	GCNoAssist bool
 
 	// Params are the script's parameters by name, as text: what
 	// param(name, default) returns, converted to the default's type

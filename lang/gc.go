@@ -213,6 +213,7 @@ func gcStats(s runtime.GCStats) *starlark.Dict {
 		{"fractional", starlark.Float(s.Fractional)},
 		{"pause_total", starlark.MakeInt64(s.PauseTotal)},
 		{"pause_max", starlark.MakeInt64(s.PauseMax)},
+		{"assist_time", starlark.MakeInt64(s.AssistTime)},
 	}
 	d := starlark.NewDict(len(kv))
 	for _, e := range kv {

@@ -187,6 +187,7 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		GOGC:          opts.GOGC,
 		MemoryLimit:   opts.MemoryLimit,
 		GCCycle:       opts.GCCycle,
+		GCNoAssist:    opts.GCNoAssist,
 	}
 }
 

@@ -45,9 +45,13 @@
 //   - traffic.go: load from hosts outside the process (a wrk2 of the
 //     simulated world).
 //   - mgc.go: the heap a program allocates and retains, and the GC
-//     cycles the pacer starts (instantaneous so far).
+//     cycles the pacer starts: instant, with their stop-the-world
+//     pauses, or with the mark on Ps (--gc-cycle), and the mark workers.
+//   - mgcmark.go: the mark work, drained by the workers and paid by the
+//     goroutines that allocate during the mark (mark assists).
 //   - mgcpacer.go: the pacer's arithmetic: heap goal, memory limit goal,
-//     trigger, cons/mark, the mark workers' split (gcControllerState).
+//     trigger, cons/mark, the mark workers' split, the assist ratio
+//     (gcControllerState).
 //   - sema.go: semaphores, and the Mutex and WaitGroup built on them.
 //   - syncx.go: RWMutex, Cond and x/sync's Weighted, on the same queues.
 //   - startup.go: what runtime.main does before main.main (--startup=go).

@@ -61,6 +61,8 @@ const (
 	EvSTWEnd                   // the pause of a stop-the-world ended after Arg ns; Reason = why, as in its STWBegin
 	EvGCWorkerStart            // mark worker G started marking on P (gcBgMarkWorker), only with --gc-cycle=mark; Reason = its mode: "dedicated", "fractional" or "idle"
 	EvGCWorkerStop             // mark worker G stopped marking on P after Arg ns (markWorkerStop); Reason = its mode
+	EvGCAssistBegin            // G, in debt for what it allocated during the mark, began a mark assist owing Arg units of scan work (gcAssistAlloc)
+	EvGCAssistEnd              // G's mark assist ended, after Arg ns of marking on its P (parked time not included)
 	evKindCount
 )
 
@@ -102,6 +104,8 @@ var eventNames = [...]string{
 	EvSTWEnd:         "STWEnd",
 	EvGCWorkerStart:  "GCWorkerStart",
 	EvGCWorkerStop:   "GCWorkerStop",
+	EvGCAssistBegin:  "GCAssistBegin",
+	EvGCAssistEnd:    "GCAssistEnd",
 }
 
 func (k EventKind) String() string {

@@ -154,7 +154,7 @@ func (g *G) Work(d int64) {
 
 // work burns d ns on g's P, one chunk at a time: the rest of the work
 // after each preemption or stop-the-world that interrupted it (workLeft),
-// until none is left. Work and the GC's mark workers (gcWork) share it.
+// until none is left. Work and the GC's mark workers and assists (gcDrain, gcAssistAlloc1) share it.
 func (g *G) work(d int64) {
 	m := g.m
 	g.workLeft = d

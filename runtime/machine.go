@@ -129,6 +129,11 @@ type Config struct {
 	// no schedule; GCStopTheWorld, its two stop-the-world pauses;
 	// GCMark, and the concurrent mark between them, by mark workers on Ps.
 	GCCycle GCCycle
+	// GCNoAssist turns mark assists off (--gc-assist=off): under GCMark
+	// the workers do all the mark work and a goroutine that allocates
+	// during the mark never pays for it, as with CockroachDB's
+	// GODEBUG=gcnoassist. The zero value keeps Go's assists.
+	GCNoAssist bool
 }
 
 // Outcome says how a run ended.

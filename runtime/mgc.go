@@ -58,8 +58,9 @@
 // the fractional worker while the P is under its goal, and takes an idle
 // worker rather than give up its P (findRunnableGCIdle). Workers mark in
 // chunks (gcDrain), and the one that finishes the last chunk ends the
-// cycle (gcMarkDone): mark termination stops the world it started. No
-// assists yet: an allocation during the mark only adds to the heap.
+// cycle (gcMarkDone): mark termination stops the world it started. A
+// goroutine that allocates during the mark pays for it with mark assists
+// (mgcmark.go), unless --gc-assist=off.
 //
 // Invariants:
 //
@@ -70,8 +71,8 @@
 //     the call that triggers it; under GCMark a cycle is on (marking)
 //     from the end of sweep termination to mark termination, and no
 //     other starts meanwhile;
-//   - while marking, markLeft >= 0 and markBusy counts the workers in
-//     the middle of a chunk; the cycle ends when both are 0;
+//   - while marking, markLeft >= 0 and markBusy counts the workers and
+//     assists in the middle of a chunk; the cycle ends when both are 0;
 //   - stwUntil is 0 unless a G holds the stopped world for a pause, and
 //     then no action of the process but that G's resumption and syscall
 //     returns is due before it.
@@ -136,8 +137,9 @@ type gcState struct {
 
 	// The concurrent mark (GCMark).
 	marking     bool     // the mark phase is on (gcBlackenEnabled != 0)
-	markLeft    int64    // ns of mark work no worker has taken yet
-	markBusy    int      // workers in the middle of a chunk of mark work (work.nproc - work.nwait)
+	markLeft    int64    // units of scan work (bytes) no worker or assist has taken yet
+	markDone    int64    // units of scan work done this cycle (heapScanWork + stackScanWork + globalsScanWork)
+	markBusy    int      // workers and assists in the middle of a chunk of mark work (work.nproc - work.nwait)
 	markHeap0   uint64   // heapLive when the mark began: bytes allocated since are allocated black
 	markRetain0 uint64   // the retained heap when the mark began
 	idleWorkers int32    // idle workers marking now (gcController.idleMarkWorkers)
@@ -147,6 +149,10 @@ type gcState struct {
 	waiters     []*G     // Gs in GC waiting for the cycle to end (work.sweepWaiters)
 	noDedicated bool     // tests only: startCycle's dedicated workers dropped (a broken split the tests must see)
 	markTime    [3]int64 // ns of marking this cycle, by mode (dedicatedMarkTime, fractionalMarkTime, idleMarkTime)
+
+	// Mark assists (mgcmark.go).
+	assistQueue gQueue // Gs parked in debt, waiting for the workers' credit (work.assistQueue)
+	assistTime  int64  // ns of mark assists in all cycles
 }
 
 // gcMarkWorkerMode is the way a mark worker runs on its P. Mirrors
@@ -194,11 +200,16 @@ func (m *Machine) gcSyncMapped() {
 
 // mallocgc counts n more bytes of heap allocated by g, retained or not,
 // and starts a cycle if the heap has reached the trigger. The caller has
-// checked n. Mirrors mallocgc's accounting (gcController.update,
-// memstats' totalAlloc) and its trigger test (gcTrigger.test with
-// gcTriggerHeap).
+// checked n. During the mark, g first pays for the allocation with a
+// mark assist if it is in debt (deductAssistCredit), which may park it or
+// end the cycle. Mirrors mallocgc's accounting (deductAssistCredit,
+// gcController.update, memstats' totalAlloc) and its trigger test
+// (gcTrigger.test with gcTriggerHeap).
 func (m *Machine) mallocgc(g *G, n int64, retain bool) {
 	c := &m.gc.ctl
+	if m.gc.marking {
+		m.deductAssistCredit(g, n)
+	}
 	c.heapLive += uint64(n)
 	c.totalAlloc += uint64(n)
 	if retain {
@@ -240,6 +251,7 @@ func (m *Machine) gcStart(g *G, forced bool) {
 	}
 
 	// Sweep termination, then the start of the mark.
+	c.maxStackScan = m.stackBytes()
 	c.startCycle(m.now, procs)
 	if m.gc.noDedicated {
 		c.dedicatedMarkWorkersNeeded = 0
@@ -256,7 +268,7 @@ func (m *Machine) gcStart(g *G, forced bool) {
 	if m.cfg.GCCycle >= GCMark {
 		work := c.heapScanWork + c.stackScanWork + c.globalsScanWork
 		if d := int64(float64(work) * float64(m.costOf(CostGCMarkMiB)) / (1 << 20)); d > 0 {
-			m.gcMarkStart(g, d)
+			m.gcMarkStart(g, work)
 			return
 		}
 	}
@@ -266,20 +278,18 @@ func (m *Machine) gcStart(g *G, forced bool) {
 	m.gcMarkDone(g, false)
 }
 
-// gcMarkStart turns the mark on with d ns of mark work, makes the mark
+// gcMarkStart turns the mark on with work units of scan work, makes the mark
 // workers if there are none yet (gcBgMarkStartWorkers: one per P, parked
 // in the pool), starts the world, and asks for a worker (enlistWorker).
 // Mirrors the end of gcStart: gcBgMarkPrepare, setGCPhase(_GCmark),
 // gcController.startCycle's setMaxIdleMarkWorkers, startTheWorldWithSema.
-func (m *Machine) gcMarkStart(g *G, d int64) {
+func (m *Machine) gcMarkStart(g *G, work int64) {
 	c := &m.gc.ctl
 	m.gc.marking = true
-	m.gc.markLeft = d
+	m.gc.markLeft = work
+	m.gc.markDone = 0
 	m.gc.markTime = [3]int64{}
-	m.gc.maxIdle = m.gomaxprocs - int32(c.dedicatedMarkWorkersNeeded)
-	if c.fractionalUtilizationGoal > 0 {
-		m.gc.maxIdle-- // the fractional worker's P (setMaxIdleMarkWorkers)
-	}
+	m.gc.maxIdle = m.gomaxprocs - int32(c.dedicatedMarkWorkersNeeded) // setMaxIdleMarkWorkers
 	for _, pp := range m.allp[:m.gomaxprocs] {
 		pp.gcFractionalMarkTime = 0
 	}
@@ -382,17 +392,6 @@ func (m *Machine) gcWorkerGet(pp *P, mode gcMarkWorkerMode) *G {
 	return gp
 }
 
-// gcMarkChunk is the mark work a worker does between two looks at whether
-// it should stop: idleCheckThreshold (100,000) units of scan work, 100 KB,
-// in ns.
-func (m *Machine) gcMarkChunk() int64 {
-	return max(int64(float64(gcIdleCheckThreshold)*float64(m.costOf(CostGCMarkMiB))/(1<<20)), 1)
-}
-
-// gcIdleCheckThreshold is the scan work between two of gcDrain's checks
-// for other work (mgcmark.go's idleCheckThreshold).
-const gcIdleCheckThreshold = 100000
-
 // gcBgMarkWorker is a mark worker's function: it marks on its P in the
 // mode findRunnableGCWorker (or findRunnable) gave it, then parks in the
 // pool. The worker that finishes the last of the mark work ends the
@@ -404,54 +403,6 @@ func (m *Machine) gcBgMarkWorker(g *G) error {
 		m.gc.pool = append(m.gc.pool, g)
 		m.gopark(g, "GC worker (idle)")
 		g.co.yield()
-	}
-}
-
-// gcDrain marks in chunks of gcMarkChunk until the mark work is done, or,
-// for a fractional worker, until its P has marked 1.2 times its goal
-// (pollFractionalWorkerExit), or, for an idle worker, until its P has
-// other work (pollWork); a fractional or idle worker also stops when
-// preempted. A dedicated worker is never preempted: a preemption request
-// sends its P's run queue to the global queue instead (preemptone).
-// Mirrors gcDrain and the worker's part of gcBgMarkWorker.
-func (m *Machine) gcDrain(g *G) {
-	c := &m.gc.ctl
-	mode := g.markMode
-	pp := g.mp.p
-	start := m.now
-	m.emit(EvGCWorkerStart, pp, g.mp, g, nil, -1, 0, mode.String())
-	g.preempt = false
-	for m.gc.markLeft > 0 {
-		chunk := min(m.gc.markLeft, m.gcMarkChunk())
-		m.gc.markLeft -= chunk
-		m.gc.markBusy++
-		m.gcWork(g, chunk)
-		m.gc.markBusy--
-		if mode != gcMarkWorkerDedicated && g.preempt {
-			break
-		}
-		if mode == gcMarkWorkerIdle && (!runqempty(g.mp.p) || !m.runq.empty()) {
-			break // pollWork
-		}
-		if mode == gcMarkWorkerFractional && m.pollFractionalWorkerExit(g.mp.p, start) {
-			break
-		}
-	}
-	pp = g.mp.p
-	d := m.now - start
-	m.gc.markTime[mode-1] += d
-	switch mode {
-	case gcMarkWorkerDedicated:
-		c.dedicatedMarkWorkersNeeded++
-	case gcMarkWorkerFractional:
-		pp.gcFractionalMarkTime += d
-	case gcMarkWorkerIdle:
-		c.idleMarkTime += d
-		m.gc.idleWorkers--
-	}
-	m.emit(EvGCWorkerStop, pp, g.mp, g, nil, -1, d, mode.String())
-	if m.gc.marking && m.gc.markLeft <= 0 && m.gc.markBusy == 0 {
-		m.gcMarkDone(g, true) // the last worker out
 	}
 }
 
@@ -468,21 +419,14 @@ func (m *Machine) pollFractionalWorkerExit(pp *P, start int64) bool {
 	return float64(selfTime)/float64(delta) > 1.2*m.gc.ctl.fractionalUtilizationGoal
 }
 
-// gcWork is d ns of mark work by worker g on its P, as G.Work but without
-// the time slice: a preemption of the worker only posts a request
-// (preemptone), and a stop-the-world that stops its P leaves the rest in
-// workLeft, which the loop does when the worker runs again.
-func (m *Machine) gcWork(g *G, d int64) {
-	g.work(d)
-}
-
 // gcMarkDone ends the cycle on g: mark termination, a stop-the-world
 // (already stopped under GCStopTheWorld, when started is false; stopped
 // now when a mark worker ends the mark, when started is true), then the
 // pacer's endCycle, resetLive and commit, and the world starts. The
 // marked heap is what was retained when the mark began plus every byte
 // allocated since, allocated black. Gs waiting in GC for the cycle are
-// readied. Mirrors gcMarkDone and gcMarkTermination.
+// readied, and so are the Gs parked in a mark assist. Mirrors gcMarkDone
+// and gcMarkTermination.
 func (m *Machine) gcMarkDone(g *G, started bool) {
 	c := &m.gc.ctl
 	procs := int(m.gomaxprocs)
@@ -494,6 +438,9 @@ func (m *Machine) gcMarkDone(g *G, started bool) {
 		m.emit(EvSTWBegin, g.mp.p, g.mp, g, nil, -1, 0, "GC mark termination")
 		m.gcPause(g, CostGCMarkTerm, "GC mark termination")
 	}
+	// Assists still parked are done: the cycle is over (gcWakeAllAssists,
+	// which Go calls once the world is stopped, before the pause's work).
+	m.gcWakeAllAssists(g, g.mp.p)
 	c.endCycle(m.now, procs)
 
 	// Mark termination: the unmarked bytes are garbage, which the sweep
@@ -722,6 +669,7 @@ type GCStats struct {
 	Fractional   float64 // the last cycle's fractional utilization goal per P
 	PauseTotal   int64   // ns the world was stopped for the collector, in all (GCStopTheWorld)
 	PauseMax     int64   // the longest of those pauses
+	AssistTime   int64   // ns goroutines spent in mark assists, in all (GCMark)
 }
 
 // GCStats returns the heap and the collector's counters.
@@ -747,6 +695,7 @@ func (m *Machine) GCStats() GCStats {
 		Fractional:   m.gc.lastFractional,
 		PauseTotal:   m.gc.pauseTotal,
 		PauseMax:     m.gc.pauseMax,
+		AssistTime:   m.gc.assistTime,
 	}
 }
 

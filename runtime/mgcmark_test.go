@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -181,4 +182,177 @@ func TestGCMarkIdlePsHelp(t *testing.T) {
 	if want := int64(10_000 + 10_000 + 305_194); end != want {
 		t.Errorf("the cycle ended at %dns, want %dns (the pauses and a quarter of the mark, in 100 KB chunks)", end, want)
 	}
+}
+
+// assistRun runs main under GCMark on procs Ps, as markRun does, with
+// assists on or off, and returns the machine and its events.
+func assistRun(t *testing.T, procs int, noAssist bool, main Func) (*Machine, []Event) {
+	t.Helper()
+	var evs []Event
+	cfg := Config{Procs: procs, GCCycle: GCMark, GCNoAssist: noAssist, Costs: costsOf(CostGCSweepTerm, 10_000, CostGCMarkTerm, 10_000, CostGCMarkMiB, 1<<20)}
+	cfg.Tracer = TracerFunc(func(ev *Event) { evs = append(evs, *ev) })
+	m := NewMachine(cfg)
+	m.Start(main)
+	if res := *m.Run(); res.Outcome != Exited {
+		t.Fatalf("outcome %v: %v", res.Outcome, res.Err)
+	}
+	return m, evs
+}
+
+// allocLoop is main for the one-P tests: it retains 2 MiB and allocates
+// 64 KiB 80 times without blocking, which starts a cycle (the first
+// trigger is 61/64 of 4 MiB) and goes on during its mark; then it waits
+// in gc() for the cycle on, if any, and one more.
+func allocLoop(g *G) error {
+	if err := g.Retain(2 * mib); err != nil {
+		return err
+	}
+	for range 80 {
+		if err := g.Alloc(64 * kib); err != nil {
+			return err
+		}
+	}
+	g.GC()
+	return nil
+}
+
+// At one P a G that allocates without blocking leaves no room for the
+// fractional worker: it pays for its allocations with mark assists, each
+// owing at least gcOverAssistWork (no worker has made credit to steal),
+// marks the whole of the first cycle's work itself and ends the cycle
+// (the assist that marks the last chunk runs gcMarkDone), all before it
+// blocks in gc().
+func TestGCAssistOneP(t *testing.T) {
+	m, evs := assistRun(t, 1, false, allocLoop)
+	mark := int64(2*mib + globalsScanBytes + fixedStack)
+	var assisted, owedMin int64
+	owedMin = math.MaxInt64
+	endBy := int64(-1)
+	open := false // an assist begun in the first cycle (the last ends after GCEnd)
+	for _, ev := range evs {
+		switch ev.Kind {
+		case EvGCAssistBegin:
+			owedMin = min(owedMin, ev.Arg)
+			open = endBy < 0
+		case EvGCAssistEnd:
+			if open {
+				assisted += ev.Arg
+				open = false
+			}
+		case EvGCWorkerStart:
+			if endBy < 0 {
+				t.Errorf("a %s worker marked in the first cycle", ev.Reason)
+			}
+		case EvGoBlock:
+			if endBy < 0 {
+				t.Errorf("G%d blocked (%s) before the first cycle ended", ev.G, ev.Reason)
+			}
+		case EvGCEnd:
+			if endBy < 0 {
+				endBy = ev.G
+			}
+		}
+	}
+	if assisted != mark || endBy != 1 {
+		t.Errorf("G1 assisted %dns and G%d ended the first cycle; want %dns (the whole mark) and G1", assisted, endBy, mark)
+	}
+	if owedMin < gcOverAssistWork {
+		t.Errorf("an assist owed %d units, less than gcOverAssistWork (%d)", owedMin, gcOverAssistWork)
+	}
+	if s := m.GCStats(); s.AssistTime < mark {
+		t.Errorf("assist time %dns, want at least the first mark, %dns", s.AssistTime, mark)
+	}
+}
+
+// With assists off the same G never assists: the first cycle's mark
+// waits for a worker, which runs only when G1 blocks in gc(), and the
+// heap meanwhile overshoots the goal by every allocation of the loop.
+func TestGCNoAssistOneP(t *testing.T) {
+	m, evs := assistRun(t, 1, true, allocLoop)
+	var block, end int64 = -1, -1
+	for i, ev := range evs {
+		switch ev.Kind {
+		case EvGCAssistBegin:
+			t.Fatalf("an assist with assists off: %v", ev)
+		case EvGoBlock:
+			if block < 0 {
+				block = int64(i)
+			}
+		case EvGCEnd:
+			if end < 0 {
+				end = int64(i)
+			}
+		}
+	}
+	if block < 0 || end < block {
+		t.Errorf("the first cycle ended at event %d, G1 first blocked at %d; want the end after the block", end, block)
+	}
+	if s := m.GCStats(); s.AssistTime != 0 || s.Cycles != 2 {
+		t.Errorf("assist time %dns, %d cycles; want 0 and 2", s.AssistTime, s.Cycles)
+	}
+}
+
+// At 4 Ps three goroutines allocate 32 KiB every 20µs of work while the
+// dedicated worker marks 8 MiB. Assists outrun the worker: a G in debt
+// that finds no mark work left to take and no credit parks on the assist
+// queue ("GC assist wait"), and is readied by a worker whose flushed
+// credit pays its debt, or by mark termination; never into runnext, so
+// that it does not jump ahead by the worker's priority.
+func TestGCAssistParksUntilCredit(t *testing.T) {
+	_, evs := assistRun(t, 4, false, func(g *G) error {
+		if err := g.Retain(8 * mib); err != nil {
+			return err
+		}
+		for i := range 3 {
+			if _, err := g.Go(func(g *G) error {
+				for range 400 {
+					if err := g.Alloc(32 * kib); err != nil {
+						return err
+					}
+					g.Work(20_000)
+				}
+				return nil
+			}, fmt.Sprintf("user%d", i+1)); err != nil {
+				return err
+			}
+		}
+		g.Work(30_000_000)
+		return nil
+	})
+	workers := map[int64]bool{}
+	parked := map[int64]bool{} // Gs parked in an assist now
+	var parks, byWorker, byEnd int
+	for _, ev := range evs {
+		switch ev.Kind {
+		case EvGCWorkerStart:
+			workers[ev.G] = true
+		case EvGoBlock:
+			if ev.Reason == "GC assist wait" {
+				parked[ev.G] = true
+				parks++
+			}
+		case EvGoUnblock:
+			if !parked[ev.G2] {
+				continue
+			}
+			delete(parked, ev.G2)
+			if ev.Arg == 1 {
+				t.Errorf("G%d, parked in an assist, readied into runnext by G%d", ev.G2, ev.G)
+			}
+			if workers[ev.G] {
+				byWorker++
+			} else {
+				byEnd++
+			}
+		case EvGCEnd:
+			// The wake-ups of mark termination come before GCEnd.
+			if len(parked) != 0 {
+				t.Errorf("at the end of cycle %d, Gs still parked in an assist: %v", ev.Arg, parked)
+			}
+		}
+	}
+	if parks == 0 || byWorker == 0 {
+		t.Errorf("%d parks in an assist, %d readied by a worker's credit, %d by mark termination; want some of the first two", parks, byWorker, byEnd)
+	}
+	t.Logf("%d parks in an assist: %d readied by a worker's credit, %d by mark termination", parks, byWorker, byEnd)
 }

@@ -65,7 +65,8 @@
 //     trigger is the highest bound. Under mark, the concurrent mark
 //     takes the time its workers need (mgc.go); what the program
 //     allocates meanwhile is marked too, and the cons/mark estimate
-//     follows. Assists are not modelled yet.
+//     follows, and so does the assist ratio (revise), which makes a
+//     goroutine that allocates during the mark pay for it (mgcmark.go).
 //
 // Invariants:
 //
@@ -120,6 +121,11 @@ const (
 	// workers.
 	maxUtilError = 0.3
 
+	// gcOverAssistWork is the least scan work an assist does: an
+	// assist for less over-assists, to build credit for the
+	// allocations that follow (64 KiB of scan work).
+	gcOverAssistWork = 64 << 10
+
 	// fixedStack is a new goroutine's stack on Linux: stackMin (2 KiB)
 	// plus stackSystem (0), rounded up to a power of 2 (stack.go).
 	fixedStack = 2048
@@ -166,8 +172,16 @@ type gcControllerState struct {
 	stackScanWork   int64
 	globalsScanWork int64
 	assistTime      int64 // ns of mark assists this cycle
+	bgScanCredit    int64 // scan work the background workers did beyond what assists took: credit assists may steal
 	idleMarkTime    int64 // ns of idle mark workers this cycle
 	markStartTime   int64 // when this cycle's marking began
+
+	// The assist ratio (revise): scan work owed per byte allocated
+	// during the mark, and its inverse.
+	assistWorkPerByte  float64
+	assistBytesPerWork float64
+	heapScan           uint64 // the scannable heap, fixed when the cycle started: all of heapLive here
+	maxStackScan       uint64 // the stack space that could be scanned: every stack alive
 
 	dedicatedMarkWorkersNeeded int64   // dedicated workers this cycle (startCycle)
 	fractionalUtilizationGoal  float64 // the share of each other P's time for fractional marking (startCycle)
@@ -338,6 +352,7 @@ func (c *gcControllerState) trigger() (trigger, goal uint64) {
 func (c *gcControllerState) startCycle(markStartTime int64, procs int) {
 	c.heapScanWork, c.stackScanWork, c.globalsScanWork = 0, 0, 0
 	c.assistTime, c.idleMarkTime = 0, 0
+	c.bgScanCredit = 0
 	c.markStartTime = markStartTime
 	c.triggered = c.heapLive
 
@@ -354,6 +369,52 @@ func (c *gcControllerState) startCycle(markStartTime int64, procs int) {
 		c.fractionalUtilizationGoal = 0
 	}
 	c.dedicatedMarkWorkersNeeded = dedicated
+	c.heapScan = c.heapLive
+	c.revise(0)
+}
+
+// revise sets the assist ratio from the scan work done so far this cycle
+// (work): the scan work left, over the bytes the program may still
+// allocate before the heap reaches its goal, so that the mark finishes
+// at the goal if every byte allocated pays its share. When the cycle has
+// already done more work than the last one marked, the heap is growing:
+// the goal is stretched in proportion, up to (1+GOGC/100) times; past
+// the goal, the goal gets 10% more and the work left is the worst case.
+// Go calls it each time heapLive changes during the mark; here it is
+// called when an assist or a worker's credit needs the ratio. Mirrors
+// gcControllerState.revise.
+func (c *gcControllerState) revise(work int64) {
+	gcPercent := c.gcPercent
+	if gcPercent < 0 {
+		gcPercent = 100000 // a forced cycle with GOGC off: as if GOGC were huge
+	}
+	live := c.heapLive
+	heapGoal := int64(c.heapGoal())
+
+	// The work expected: the last cycle's heap and stacks and the globals.
+	scanWorkExpected := int64(c.lastHeapScan + c.lastStackScan + c.globalsScan)
+	// The worst case: every scannable byte and every stack live.
+	maxScanWork := int64(c.heapScan + c.maxStackScan + c.globalsScan)
+	if work > scanWorkExpected {
+		// More work than expected: the heap grew. Stretch the runway
+		// from the trigger to the goal over the worst case, bounded by
+		// the hard goal.
+		extHeapGoal := int64(float64(heapGoal-int64(c.triggered))/float64(scanWorkExpected)*float64(maxScanWork)) + int64(c.triggered)
+		scanWorkExpected = maxScanWork
+		hardGoal := int64((1.0 + float64(gcPercent)/100.0) * float64(heapGoal))
+		heapGoal = min(extHeapGoal, hardGoal)
+	}
+	if int64(live) > heapGoal {
+		// Past even that goal: 10% more, and the worst case of work.
+		const maxOvershoot = 1.1
+		heapGoal = int64(float64(heapGoal) * maxOvershoot)
+		scanWorkExpected = maxScanWork
+	}
+
+	scanWorkRemaining := max(scanWorkExpected-work, 1000)
+	heapRemaining := max(heapGoal-int64(live), 1)
+	c.assistWorkPerByte = float64(scanWorkRemaining) / float64(heapRemaining)
+	c.assistBytesPerWork = float64(heapRemaining) / float64(scanWorkRemaining)
 }
 
 // endCycle measures this cycle's cons/mark ratio, on procs Ps, and updates

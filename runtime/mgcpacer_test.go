@@ -336,6 +336,7 @@ func TestPacerConstantsMatchGoSource(t *testing.T) {
 		{"mgcpacer.go", "memoryLimitMinHeapGoalHeadroom", "1 << 20"},
 		{"mgcpacer.go", "memoryLimitHeapGoalHeadroomPercent", "3"},
 		{"mgcpacer.go", "const minRunway", "64 << 10"},
+		{"mgcpacer.go", "gcOverAssistWork", "64 << 10"},
 		{"mgc.go", "sweepMinHeapDistance", "1024 * 1024"},
 	} {
 		if got := goSourceConst(t, tc.file, tc.name); got != tc.want {
@@ -346,7 +347,54 @@ func TestPacerConstantsMatchGoSource(t *testing.T) {
 	if gcBackgroundUtilization != 0.25 || gcGoalUtilization != 0.25 || maxUtilError != 0.3 ||
 		triggerRatioDen != 64 || minTriggerRatioNum != 45 || maxTriggerRatioNum != 61 ||
 		memoryLimitMinHeapGoalHeadroom != 1<<20 || memoryLimitHeapGoalHeadroomPercent != 3 ||
-		minRunway != 64<<10 || sweepMinHeapDistance != 1<<20 || defaultHeapMinimum != 4<<20 {
+		minRunway != 64<<10 || sweepMinHeapDistance != 1<<20 || defaultHeapMinimum != 4<<20 ||
+		gcOverAssistWork != 64<<10 {
 		t.Error("a pacer constant differs from Go 1.26's")
+	}
+}
+
+// The assist ratio, worked by hand from revise's rules, on a controller
+// that marked 4 MiB last cycle (no stacks, no globals, GOGC=100: a goal
+// of 8 MiB) and started this one at 6 MiB:
+//
+//   - no work done at 6 MiB live: 4 MiB of work left over 2 MiB of heap
+//     left, 2 units a byte;
+//   - 3 MiB done: 1 MiB over 2 MiB, 0.5;
+//   - 5 MiB done, more than the 4 MiB expected: the heap grew, so the
+//     runway from the trigger (6 MiB) to the goal (2 MiB for 4 MiB of
+//     work) is stretched over the worst case, the 6 MiB scannable heap:
+//     a goal of 9 MiB, 1 MiB of work left over 3 MiB of heap, 1/3;
+//   - the same at 10 MiB live, past even that goal: the goal gets 10%
+//     (9.9 MiB), still below the heap, so 1 byte of heap is left: 1 MiB
+//     of work a byte;
+//   - nothing left to do: at least 1000 units are assumed left.
+func TestReviseAssistRatio(t *testing.T) {
+	var c gcControllerState
+	c.init(100, NoMemoryLimit)
+	c.globalsScan = 0
+	c.heapMarked, c.lastHeapScan = 4*mib, 4*mib
+	c.commit(true)
+	c.heapLive = 6 * mib
+	c.heapScan, c.triggered = 6*mib, 6*mib
+	if g := c.heapGoal(); g != 8*mib {
+		t.Fatalf("goal %d, want 8 MiB", g)
+	}
+	for _, tc := range []struct {
+		live     uint64
+		work     int64
+		workByte float64
+	}{
+		{6 * mib, 0, 2},
+		{6 * mib, 3 * mib, 0.5},
+		{6 * mib, 5 * mib, 1.0 / 3},
+		{10 * mib, 5 * mib, mib},
+		{7 * mib, 4*mib - 10, 1000.0 / mib},
+	} {
+		c.heapLive = tc.live
+		c.revise(tc.work)
+		if math.Abs(c.assistWorkPerByte-tc.workByte) > 1e-9*tc.workByte || math.Abs(c.assistBytesPerWork*tc.workByte-1) > 1e-9 {
+			t.Errorf("live %d, work %d: %v units a byte, %v bytes a unit; want %v and its inverse",
+				tc.live, tc.work, c.assistWorkPerByte, c.assistBytesPerWork, tc.workByte)
+		}
 	}
 }

@@ -785,6 +785,7 @@ func (m *Machine) goexit0(gp *G) {
 	mp := gp.mp
 	pp := mp.p
 	casgstatus(gp, Grunning, Gdead)
+	m.gcFlushAssistCredit(gp)
 	if !gp.system {
 		m.ngalive--
 	} else {
@@ -1270,6 +1271,12 @@ func (m *Machine) preemptone(pp *P) bool {
 	gp := mp.curg
 	if gp.markMode != gcMarkWorkerNotWorker {
 		return m.preemptMarkWorker(pp, gp)
+	}
+	if gp.inMarkAssist {
+		// An assist marks on the system stack: the request waits for
+		// the end of its chunk (gcDrainN checks gp.preempt).
+		gp.preempt = true
+		return false
 	}
 	if m.cfg.NoPreempt {
 		gp.preempt = true

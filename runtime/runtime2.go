@@ -55,7 +55,11 @@ type G struct {
 	lockedm    *M               // the M this G is locked to (lockOSThread), nil if none
 	system     bool             // one of runtime.main's own goroutines (isSystemGoroutine): not counted, not dumped
 	markMode   gcMarkWorkerMode // a mark worker's mode while it marks (gcMarkWorkerNotWorker otherwise)
-	Data       any              // the language's own per-goroutine data (its thread)
+
+	inMarkAssist  bool  // in a mark assist: a preemption request waits for its chunk (gp.inMarkAssist)
+	gcAssistBytes int64 // assist balance: credit if positive, debt if negative (gp.gcAssistBytes)
+	gcAssistCycle int64 // the cycle gcAssistBytes belongs to; in another, it counts as 0
+	Data          any   // the language's own per-goroutine data (its thread)
 }
 
 // ID returns the goroutine id (goid).

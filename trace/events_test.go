@@ -166,8 +166,9 @@ func scenario() []runtime.Event {
 	e = b.add(t0+80*us, -1, -1, 0, runtime.EvThrottle)
 	e.Arg = 20 * us
 	// A GC cycle under --gc-cycle=mark: G1 on P0 stops the world for
-	// sweep termination and waits for the cycle (gc()); the mark worker
-	// G4 marks on P0 and stops the world for mark termination.
+	// sweep termination, pays a mark assist for an allocation, and waits
+	// for the cycle (gc()); the mark worker G4 marks on P0 and stops the
+	// world for mark termination.
 	b.add(t0+100*us, 0, 0, 1, runtime.EvGoStart)
 	e = b.add(t0+100*us, 0, 0, 1, runtime.EvGCBegin)
 	e.Arg, e.Reason = 1, "forced"
@@ -175,15 +176,19 @@ func scenario() []runtime.Event {
 	e.Reason = "GC sweep termination"
 	e = b.add(t0+150*us, 0, 0, 1, runtime.EvSTWEnd)
 	e.Arg, e.Reason = 50*us, "GC sweep termination"
-	e = b.add(t0+150*us, 0, 0, 1, runtime.EvGoBlock)
+	e = b.add(t0+150*us, 0, 0, 1, runtime.EvGCAssistBegin)
+	e.Arg = 65536
+	e = b.add(t0+151*us, 0, 0, 1, runtime.EvGCAssistEnd)
+	e.Arg = 1 * us
+	e = b.add(t0+151*us, 0, 0, 1, runtime.EvGoBlock)
 	e.Reason = "wait for GC cycle"
-	e = b.add(t0+150*us, 0, 0, 0, runtime.EvGoUnblock)
+	e = b.add(t0+151*us, 0, 0, 0, runtime.EvGoUnblock)
 	e.G2, e.Arg = 4, 3
-	b.add(t0+150*us, 0, 0, 4, runtime.EvGoStart)
-	e = b.add(t0+150*us, 0, 0, 4, runtime.EvGCWorkerStart)
+	b.add(t0+151*us, 0, 0, 4, runtime.EvGoStart)
+	e = b.add(t0+151*us, 0, 0, 4, runtime.EvGCWorkerStart)
 	e.Reason = "dedicated"
 	e = b.add(t0+152*us, 0, 0, 4, runtime.EvGCWorkerStop)
-	e.Arg, e.Reason = 2*us, "dedicated"
+	e.Arg, e.Reason = 1*us, "dedicated"
 	e = b.add(t0+152*us, 0, 0, 4, runtime.EvSTWBegin)
 	e.Reason = "GC mark termination"
 	e = b.add(t0+156*us, 0, 0, 4, runtime.EvSTWEnd)

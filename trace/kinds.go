@@ -68,6 +68,8 @@ var kindFields = [...]fieldSet{
 	runtime.EvSTWEnd:         listed | useArg | useReason, // how long, why
 	runtime.EvGCWorkerStart:  listed | useReason,          // mode
 	runtime.EvGCWorkerStop:   listed | useArg | useReason, // how long, mode
+	runtime.EvGCAssistBegin:  listed | useArg,             // scan work owed
+	runtime.EvGCAssistEnd:    listed | useArg,             // ns marked
 }
 
 // kindListed reports whether k is in kindFields.

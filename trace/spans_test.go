@@ -159,9 +159,9 @@ func TestQueueModel(t *testing.T) {
 		"48:GoStart global=2 runnable=1",
 		"56:GoUnblock global=2 runnable=2", // to=run: the polling M runs it at once
 		"57:GoStart global=2 runnable=1",
-		"66:GoStart global=2 runnable=0",
-		"72:GoUnblock global=2 runnable=1", // the mark worker readies G1 waiting for the cycle
-		"74:GoStart global=2 runnable=0",
+		"68:GoStart global=2 runnable=0",
+		"74:GoUnblock global=2 runnable=1", // the mark worker readies G1 waiting for the cycle
+		"76:GoStart global=2 runnable=0",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("queue changes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -291,6 +291,12 @@ func appendTextDetails(b []byte, ev *runtime.Event) ([]byte, bool) {
 		b = appendDuration(b, ev.Arg)
 		b = append(b, " mode="...)
 		b = appendWord(b, ev.Reason)
+	case runtime.EvGCAssistBegin:
+		b = append(b, "owes="...)
+		b = strconv.AppendInt(b, ev.Arg, 10)
+	case runtime.EvGCAssistEnd:
+		b = append(b, "marked="...)
+		b = appendDuration(b, ev.Arg)
 	case runtime.EvNetpoll:
 		b = append(b, "n="...)
 		b = strconv.AppendInt(b, ev.Arg, 10)

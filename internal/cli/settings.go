@@ -80,7 +80,8 @@ type Settings struct {
 	ScheduleFile  string        // the schedule file the Choices come from (--schedule, schedule.go)
 	GOGC          int32         // the GC percent at start, -1 for off (--gogc)
 	MemLimit      int64         // the soft memory limit in bytes at start; runtime.NoMemoryLimit for none (--memlimit)
-	GCCycle       string        // how much of a GC cycle is modelled: "instant" or "stw" (--gc-cycle)
+	GCCycle       string        // how much of a GC cycle is modelled: "instant", "stw" or "mark" (--gc-cycle)
+	GCAssist      bool          // goroutines that allocate during the mark pay mark assists (--gc-assist)
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
@@ -118,6 +119,7 @@ func NewSettings() *Settings {
 		GOGC:        runtime.DefaultGOGC,
 		MemLimit:    runtime.NoMemoryLimit,
 		GCCycle:     "instant",
+		GCAssist:    true,
 		set:         map[string]bool{},
 	}
 }
@@ -137,6 +139,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var((*gogcFlag)(&s.GOGC), "gogc", "the garbage collector's GOGC `PERCENT` at start, or off (-1): the heap may grow by that percent of the live heap, stacks and globals before a cycle (debug.SetGCPercent; default 100; see docs/runtime.md)")
 	fs.Var((*memLimitFlag)(&s.MemLimit), "memlimit", "the soft memory limit `SIZE` at start, such as 64MiB, or off: GOMEMLIMIT, the heap goal stays under it less the stacks and 3% (debug.SetMemoryLimit; default off)")
 	fs.Var(&choice{&s.GCCycle, runtime.GCCycleNames()}, "gc-cycle", "how much of a GC cycle to model (`instant|stw|mark`): instant, a cycle that takes no time and changes no schedule; stw, its sweep termination and mark termination stop the world for their pauses from the costs profile; mark, and between them mark workers take Ps for the mark work, dedicated, fractional or idle (see docs/runtime.md)")
+	fs.Var((*onOff)(&s.GCAssist), "gc-assist", "make goroutines that allocate during a --gc-cycle=mark mark pay for it with mark assists: `on|off` (off: the mark workers do all the mark work and the heap may overshoot its goal, as CockroachDB's GODEBUG=gcnoassist; see docs/runtime.md)")
 	fs.Var(&s.Params, "param", "set the script's parameter `NAME=VALUE`, which param(NAME, default) returns, converted to the default's type (repeat the flag for several)")
 	fs.Var((*virtualDuration)(&s.NetLatency), "net-latency", "the one-way latency `D` of the network between two sockets, such as 50µs (default: loopback's, measured on the machine the default profile comes from; see docs/language.md)")
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
@@ -202,6 +205,9 @@ func (s *Settings) Header() trace.Header {
 	}
 	if s.GCCycle != "instant" {
 		kv = append(kv, trace.KV{Key: "gc-cycle", Value: s.GCCycle})
+	}
+	if !s.GCAssist {
+		kv = append(kv, trace.KV{Key: "gc-assist", Value: "off"})
 	}
 	for _, p := range s.Params.sorted() {
 		kv = append(kv, trace.KV{Key: "param." + p[0], Value: p[1]})
@@ -528,6 +534,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		RuntimeMain:   s.Startup == "go",
 	}
 	opts.GCCycle, _ = runtime.ParseGCCycle(s.GCCycle) // the flag has checked it
+	opts.GCNoAssist = !s.GCAssist
 	if s.GOGC != runtime.DefaultGOGC {
 		gogc := s.GOGC
 		opts.GOGC = &gogc

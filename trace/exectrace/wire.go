@@ -68,6 +68,7 @@ const (
 	evGoSyscallEndBlocked = 24 // syscall exit, it lost its P [dt]
 	evGoStatus            = 25 // G status at the start of a generation [dt, G, M, status]
 	evUserLog             = 44 // trace.Log [dt, task, key string, value string, stack]
+	evGoCreateBlocked     = 47 // goroutine creation, blocked [dt, new G, new stack, stack]
 	evSync                = 50 // start of a sync batch [EvFrequency, EvClockSnapshot]
 	evClockSnapshot       = 51 // trace, mono and wall clocks [dt, mono, sec, nsec]
 	evEndOfGeneration     = 52 // in-band end of a generation (Go 1.26)

@@ -316,6 +316,19 @@ func (w *Writer) translate(ev *runtime.Event) {
 
 	case runtime.EvGoUnblock:
 		gs := w.gs[ev.G2]
+		if gs == nil && ev.Arg == 3 {
+			// A GC mark worker taken from its pool: the Machine makes
+			// the workers parked, with no GoCreate (runtime/mgc.go). The
+			// trace sees it born blocked, as tracev2's GoCreateBlocked
+			// says, by no goroutine.
+			t := w.sysmon
+			if ev.M >= 0 {
+				t = w.thread(ev.M)
+			}
+			gs = &gstate{st: stWaiting, m: -1}
+			w.gs[ev.G2] = gs
+			w.event(t, evGoCreateBlocked, ev.Time, uint64(ev.G2), w.entryStack(ev.G2), 0)
+		}
 		if gs == nil || gs.st != stWaiting {
 			w.fail(ev, "G%d readied while %s", ev.G2, stateOf(gs))
 			return

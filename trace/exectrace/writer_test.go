@@ -56,7 +56,7 @@ func TestEventTypesMatchGo(t *testing.T) {
 		"EvGoStart": evGoStart, "EvGoDestroy": evGoDestroy, "EvGoStop": evGoStop,
 		"EvGoBlock": evGoBlock, "EvGoUnblock": evGoUnblock, "EvGoSyscallBegin": evGoSyscallBegin,
 		"EvGoSyscallEnd": evGoSyscallEnd, "EvGoSyscallEndBlocked": evGoSyscallEndBlocked,
-		"EvGoStatus": evGoStatus, "EvUserLog": evUserLog, "EvSync": evSync,
+		"EvGoStatus": evGoStatus, "EvUserLog": evUserLog, "EvSync": evSync, "EvGoCreateBlocked": evGoCreateBlocked,
 		"EvClockSnapshot": evClockSnapshot, "EvEndOfGeneration": evEndOfGeneration,
 	} {
 		got, ok := goTypes[name]

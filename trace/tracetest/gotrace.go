@@ -110,6 +110,11 @@ func GoStepsOfEvents(events []runtime.Event) map[int64][]GoStep {
 		case runtime.EvGoBlock:
 			add(ev.G, "Waiting", exectrace.BlockReason(ev.Reason))
 		case runtime.EvGoUnblock:
+			if ev.Arg == 3 && len(steps[ev.G2]) == 0 {
+				// A GC mark worker, made parked with no GoCreate:
+				// the trace creates it blocked (GoCreateBlocked).
+				add(ev.G2, "Waiting", "")
+			}
 			add(ev.G2, "Runnable", "")
 		case runtime.EvGoSyscallBegin:
 			add(ev.G, "Syscall", "")
