@@ -77,3 +77,43 @@ print(s["cycles"], s["pause_total"], elapsed, counted)
 		t.Errorf("the counter counted %d with the world stopping, %d without: want fewer", counted[1], counted[0])
 	}
 }
+
+// An idle mark worker polls the network between two chunks (pollWork), so
+// a request that arrives while the only P marks is picked up within a
+// chunk or a fractional worker's stint, not when sysmon next polls (10ms
+// after the last poll). At one P main waits in gc() while two cycles mark
+// 32 MiB each (33ms at 1 GB/s); five requests come 1ms apart, and none
+// waits 5ms (15.7ms without the poll).
+func TestGCIdleWorkerPollsNetwork(t *testing.T) {
+	const src = `
+retain("32MiB")
+l = listen(":7")
+def handle(c):
+    while True:
+        req = c.read()
+        if req == None:
+            break
+        c.write(req.id)
+    c.close()
+def serve():
+    while True:
+        spawn(handle, l.accept())
+spawn(serve)
+t = traffic(":7", every="1ms", n=5)
+work("10us")
+gc()
+t.wait()
+print(t.stats()["max"])
+`
+	stdout, stderr, res := runSrc(t, src, Options{Procs: 1, Preempt: true, Costs: runtime.DefaultCosts(), GCCycle: runtime.GCMark})
+	if res.ExitCode != 0 {
+		t.Fatalf("exit %d: %s", res.ExitCode, stderr)
+	}
+	d, err := strconv.ParseInt(strings.TrimSpace(stdout), 10, 64)
+	if err != nil {
+		t.Fatalf("output %q: %v", stdout, err)
+	}
+	if d >= 5_000_000 {
+		t.Errorf("a request waited %dns; want less than 5ms (an idle worker polls between chunks)", d)
+	}
+}

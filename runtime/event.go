@@ -50,7 +50,7 @@ const (
 	EvPrint                    // the program printed Reason (not a scheduling event; for traces that interleave output)
 	EvGoStatus                 // G's status changed (casgstatus), only with Config.TraceStates; Arg = old<<8 | new (Status values); Reason = the wait reason when new is _Gwaiting
 	EvNetReady                 // the kernel marked descriptor Arg ready (data, a connection, a connect's end, the peer's close); Reason = "r", "w" or "rw"
-	EvNetpoll                  // P's M (or sysmon, no P) polled the network and made Arg Gs runnable (netpoll); Reason = "findRunnable", "sysmon" or "block" (the M blocked in netpoll returned)
+	EvNetpoll                  // P's M (or sysmon, no P) polled the network and made Arg Gs runnable (netpoll); Reason = "findRunnable", "sysmon", "block" (the M blocked in netpoll returned) or "pollWork" (an idle GC mark worker looking for other work)
 	EvMNetpoll                 // M found nothing to do and blocked in netpoll until an arrival or the next timer (findRunnable)
 	EvThrottle                 // the process used its CPU quota for the period: every thread stops for Arg ns, until the period ends (CFS bandwidth control, quota.go)
 	EvMOffCPU                  // M wants a CPU and has none (Config.CPUs, cpus.go): Reason "busy" (every CPU taken) or "slice" (the OS took it at the end of its time slice); Arg = threads waiting

@@ -103,8 +103,8 @@ func (m *Machine) gcDrain(g *G) {
 		if mode != gcMarkWorkerDedicated && g.preempt {
 			break
 		}
-		if mode == gcMarkWorkerIdle && (!runqempty(g.mp.p) || !m.runq.empty()) {
-			break // pollWork
+		if mode == gcMarkWorkerIdle && m.pollWork(g.mp.p) {
+			break
 		}
 		if mode == gcMarkWorkerFractional && m.pollFractionalWorkerExit(g.mp.p, start) {
 			break

@@ -906,6 +906,25 @@ func (m *Machine) newprocput(pp *P, mp *M, by, newg *G, name string) {
 	m.wakepReady()
 }
 
+// pollWork reports whether pp has other work than the idle mark worker
+// running on it: a G in the global queue or pp's own, or one the network
+// makes runnable now, which a non-blocking poll finds and queues (the
+// others to idle Ps, as injectglist does). Mirrors pollWork.
+func (m *Machine) pollWork(pp *P) bool {
+	if !m.runq.empty() || !runqempty(pp) {
+		return true
+	}
+	np := &m.np
+	if np.inited && np.waiters > 0 && np.pollM == nil {
+		if list, delta := m.pollNetwork(pp, "pollWork"); !list.empty() {
+			m.injectglist(&list, pp)
+			m.netpollAdjustWaiters(delta)
+			return true
+		}
+	}
+	return false
+}
+
 // goschedImpl puts the running G on the global queue and reschedules its M.
 // preempted says the G was preempted rather than calling gosched.
 // Mirrors goschedImpl.

@@ -28,6 +28,10 @@ every combination of the values, the first sweep varying slowest. NAME is
 	quota    the CPU quota (--cpu-quota), in CPUs, such as 0.5 or 2, or
 	         unlimited
 	cpus     the machine's CPUs (--cpus), from 1 to 1024
+	gogc     the GC percent at start (--gogc), or off
+	memlimit the soft memory limit at start (--memlimit), or off
+	gc-assist
+	         mark assists (--gc-assist), on or off
 	other    a parameter of the script, which param(NAME, default) reads
 	         (--param NAME=V), converted to the default's type
 

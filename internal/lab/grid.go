@@ -24,7 +24,21 @@ const (
 	SweepProcs = "procs" // --procs, GOMAXPROCS at start
 	SweepQuota = "quota" // --cpu-quota, the process's CPU quota in CPUs
 	SweepCPUs  = "cpus"  // --cpus, the machine's CPUs
+
+	SweepGOGC     = "gogc"      // --gogc, the GC percent at start (off for -1)
+	SweepMemLimit = "memlimit"  // --memlimit, the soft memory limit at start (off for none)
+	SweepGCAssist = "gc-assist" // --gc-assist, mark assists on or off
 )
+
+// runSweeps maps each sweep that sets a run flag to its flag.
+var runSweeps = map[string]string{
+	SweepProcs:    "procs",
+	SweepQuota:    "cpu-quota",
+	SweepCPUs:     "cpus",
+	SweepGOGC:     "gogc",
+	SweepMemLimit: "memlimit",
+	SweepGCAssist: "gc-assist",
+}
 
 // Unlimited is the quota sweep's value for no quota.
 const Unlimited = "unlimited"
@@ -40,8 +54,8 @@ type Sweep struct {
 // Starlark identifier.
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// ParseSweep reads one --sweep: NAME=V1,V2,... with NAME procs, quota, cpus or
-// the name of a parameter of the script, and at least one value, none
+// ParseSweep reads one --sweep: NAME=V1,V2,... with NAME procs, quota,
+// cpus, gogc, memlimit, gc-assist or the name of a parameter of the script, and at least one value, none
 // empty and none twice. procs are integers from 1 to MaxProcs; a quota is
 // a number of CPUs above 0 or "unlimited". A parameter's values are
 // checked against its default's type when a run reads them.
@@ -54,8 +68,8 @@ func ParseSweep(s string) (Sweep, error) {
 	switch {
 	case name == "seed":
 		return Sweep{}, fmt.Errorf("the seeds of each cell are --seeds N's, 1 to N")
-	case !identifier.MatchString(name):
-		return Sweep{}, fmt.Errorf("%q is neither procs, quota, cpus nor a parameter's name (a Starlark identifier: letters, digits, _)", name)
+	case runSweeps[name] == "" && !identifier.MatchString(name):
+		return Sweep{}, fmt.Errorf("%q is neither procs, quota, cpus, gogc, memlimit, gc-assist nor a parameter's name (a Starlark identifier: letters, digits, _)", name)
 	}
 	sw := Sweep{Name: name}
 	for _, v := range strings.Split(list, ",") {
@@ -75,9 +89,14 @@ func ParseSweep(s string) (Sweep, error) {
 }
 
 // checkValue checks one value of the sweep name, if the lab knows its
-// type: procs and quota.
+// type: procs, cpus, quota and gc-assist. gogc's and memlimit's values
+// are checked by their flags when the grid's cells are set up.
 func checkValue(name, v string) error {
 	switch name {
+	case SweepGCAssist:
+		if v != "on" && v != "off" {
+			return fmt.Errorf("gc-assist %s: want on or off", v)
+		}
 	case SweepProcs, SweepCPUs:
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -166,5 +185,5 @@ func (g *Grid) Names() []string {
 // isParam reports whether the sweep name sets a parameter of the script
 // rather than a run flag.
 func isParam(name string) bool {
-	return name != SweepProcs && name != SweepQuota && name != SweepCPUs
+	return runSweeps[name] == ""
 }

@@ -121,13 +121,8 @@ func (e *CompileError) Error() string { return e.Text }
 
 // clashes reports whether the run flag f sets what the sweep name sets.
 func clashes(name string, f Flag) bool {
-	switch name {
-	case SweepProcs:
-		return f.Name == "procs"
-	case SweepQuota:
-		return f.Name == "cpu-quota"
-	case SweepCPUs:
-		return f.Name == "cpus"
+	if flag := runSweeps[name]; flag != "" {
+		return f.Name == flag
 	}
 	param, _, _ := strings.Cut(f.Value, "=")
 	return f.Name == "param" && param == name
@@ -138,14 +133,9 @@ func (l *Lab) cellArgs(values []string) []string {
 	var args []string
 	for k, sw := range l.grid.Sweeps {
 		v := values[k]
-		switch sw.Name {
-		case SweepProcs:
-			args = append(args, "--procs="+v)
-		case SweepQuota:
-			args = append(args, "--cpu-quota="+v)
-		case SweepCPUs:
-			args = append(args, "--cpus="+v)
-		default:
+		if flag := runSweeps[sw.Name]; flag != "" {
+			args = append(args, "--"+flag+"="+v)
+		} else {
 			args = append(args, "--param="+sw.Name+"="+v)
 		}
 	}
@@ -223,10 +213,11 @@ type RunTracer interface {
 
 // A runFigures is what one run of a cell came to.
 type runFigures struct {
-	failure   *Failure    // the run failed; nil if it ended well
-	sources   []sourceRun // each traffic source the run started, in order
-	unread    []string    // the parameters it never read
-	throttled int64       // virtual ns the process spent throttled
+	failure   *Failure        // the run failed; nil if it ended well
+	sources   []sourceRun     // each traffic source the run started, in order
+	unread    []string        // the parameters it never read
+	throttled int64           // virtual ns the process spent throttled
+	gc        runtime.GCStats // the heap and the collector at the run's end
 }
 
 // A sourceRun is one traffic source in one run.
@@ -326,21 +317,19 @@ func (l *Lab) run(j *scriptrun.Job, c int, seed uint64, tr runtime.Tracer, f *ru
 		})
 	}
 	_, f.throttled = m.Throttling()
+	f.gc = m.GCStats()
 	return res
 }
 
 // Replay returns the command that replays seed of cell c:
-// schedlab run --seed S --procs P [--cpu-quota Q] [--cpus N] [run flags]
-// [--param NAME=V]... SCRIPT.
+// schedlab run --seed S --procs P [--cpu-quota Q] [--cpus N] [--gogc G]
+// [--memlimit L] [--gc-assist A] [run flags] [--param NAME=V]... SCRIPT.
 func (l *Lab) Replay(c int, seed uint64) string {
 	cell := l.cells[c]
 	words := []string{"schedlab", "run", "--seed", strconv.FormatUint(seed, 10), "--procs", strconv.Itoa(cell.procs)}
 	for k, sw := range l.grid.Sweeps {
-		switch sw.Name {
-		case SweepQuota:
-			words = append(words, "--cpu-quota", cell.values[k])
-		case SweepCPUs:
-			words = append(words, "--cpus", cell.values[k])
+		if flag := runSweeps[sw.Name]; flag != "" && sw.Name != SweepProcs {
+			words = append(words, "--"+flag, cell.values[k])
 		}
 	}
 	for _, f := range l.cfg.RunFlags {

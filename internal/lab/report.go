@@ -35,8 +35,13 @@ type Cell struct {
 	Sources  []Source `json:"sources"` // in the order the runs started them
 	// Throttled is the virtual time the process spent throttled by its
 	// CPU quota, in ns, the mean over the cell's seeds.
-	Throttled int64    `json:"throttled_ns"`
-	Failure   *Failure `json:"failure,omitempty"` // the first seed that failed; then Sources is empty
+	Throttled int64 `json:"throttled_ns"`
+	// GCCycles is the number of GC cycles a run started, and AssistTime
+	// the time its goroutines spent in mark assists, in ns (under
+	// --gc-cycle=mark), each the mean over the cell's seeds.
+	GCCycles   float64  `json:"gc_cycles,omitempty"`
+	AssistTime int64    `json:"assist_ns,omitempty"`
+	Failure    *Failure `json:"failure,omitempty"` // the first seed that failed; then Sources is empty
 
 	unread []string // the parameters that none of the cell's runs read
 }
@@ -125,6 +130,14 @@ func (l *Lab) pool(c int, runs []runFigures, curves bool) Cell {
 	}
 	if cell.Failure == nil {
 		cell.Sources, cell.Throttled = poolSources(runs, curves)
+		var cycles, assist int64
+		for _, f := range runs {
+			cycles += f.gc.Cycles
+			assist += f.gc.AssistTime
+		}
+		n := int64(max(len(runs), 1))
+		cell.GCCycles = math.Round(float64(cycles)*100/float64(n)) / 100
+		cell.AssistTime = assist / n
 	}
 	for i, f := range runs {
 		if i == 0 {
@@ -198,8 +211,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // then one table row for each traffic source and cell (the sources in
 // the order they first appear, the cells in grid order): the cell's
 // values, requests sent, answered and failed, throughput in requests per
-// virtual second, the percentiles and the maximum latency, and the time
-// throttled. A failed cell's row has "-" for every figure, and its
+// virtual second, the percentiles and the maximum latency, the time
+// throttled, and, when some run collected garbage, its GC cycles and
+// the time in mark assists. A failed cell's row has "-" for every figure, and its
 // failure, with the replay command, follows the table.
 func (r *Report) WriteTable(w io.Writer) error {
 	var b bytes.Buffer
@@ -257,6 +271,10 @@ func (r *Report) Table() (head []string, rows []Row) {
 	head = append(head, "sent", "answered", "failed", "req/s")
 	head = append(head, latency.Names()...)
 	head = append(head, "max", "throttled")
+	gc := r.collected()
+	if gc {
+		head = append(head, "gcs", "assist")
+	}
 	for _, src := range r.SourceNames() {
 		for ci, c := range r.Cells {
 			line := []string{src}
@@ -280,10 +298,25 @@ func (r *Report) Table() (head []string, rows []Row) {
 				line = append(line, latency.Format(s.Percentiles[name]))
 			}
 			line = append(line, latency.Format(s.Max), latency.Format(c.Throttled))
+			if gc {
+				line = append(line, strconv.FormatFloat(c.GCCycles, 'f', -1, 64), latency.Format(c.AssistTime))
+			}
 			rows = append(rows, Row{ci, line})
 		}
 	}
 	return head, rows
+}
+
+// collected reports whether a run of some cell started a GC cycle: the
+// table then has the columns gcs (cycles a run, the mean over the
+// seeds) and assist (the mean time in mark assists).
+func (r *Report) collected() bool {
+	for _, c := range r.Cells {
+		if c.GCCycles > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Failed returns the number of cells that failed.
