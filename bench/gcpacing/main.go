@@ -122,6 +122,7 @@ type config struct {
 	recs     []string // the recordings
 	models   []string
 	programs []string
+	only     []key // if not empty, the cells compared; else every cell of programs
 	total    int64 // bytes each run allocates after its live heap
 	jobs     int
 }
@@ -230,6 +231,9 @@ func compare(cfg config) ([]row, []string, error) {
 		for _, gogc := range []int{50, 100, 200} {
 			for _, procs := range []int{1, 2} {
 				k := key{p.name, gogc, procs}
+				if len(cfg.only) > 0 && !slices.Contains(cfg.only, k) {
+					continue
+				}
 				rs := cells[k]
 				if len(rs) == 0 {
 					return nil, nil, fmt.Errorf("no recorded run of %s at GOGC=%d GOMAXPROCS=%d", p.name, gogc, procs)
@@ -246,12 +250,15 @@ func compare(cfg config) ([]row, []string, error) {
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, max(cfg.jobs, 1))
 	srcs := make(map[string][]byte)
-	for _, p := range cfg.programs {
-		src, err := os.ReadFile(filepath.Join(cfg.dir, p+".star"))
+	for _, r := range rows {
+		if srcs[r.program] != nil {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(cfg.dir, r.program+".star"))
 		if err != nil {
 			return nil, nil, err
 		}
-		srcs[p] = src
+		srcs[r.program] = src
 	}
 	for i := range rows {
 		wg.Add(1)
