@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The recordings and the twins, from this directory.
+var (
+	recordings = filepath.Join("recordings", "*.txt.gz")
+	twinDir    = "."
+)
+
+// testTotal is the whole recorded run: a prefix of each run does not
+// do, since the first cycles (while the live heap is built, and the
+// cons/mark estimate settles) weigh too much in a few hundred MiB, and
+// cells within 10% on 2 GiB miss on 256 MiB or 1 GiB.
+const testTotal = recordedTotal
+
+// met lists cells, by model, that are within 10% of real Go
+// (docs/faithfulness.md, "GC pacing"), and must stay within it: those of
+// the mark model with 16 KiB objects, and one of instant's (the others
+// of instant and stw allocate 1 KiB objects, 2M allocations a run, too
+// slow for a unit test: go run ./bench/gcpacing -check covers them).
+var met = map[string][]key{
+	"instant": {{"large", 200, 2}},
+	"mark": {{"small", 50, 1}, {"small", 100, 2},
+		{"pointers", 50, 2}, {"pointers", 100, 1}, {"pointers", 200, 1}},
+}
+
+// TestPacingHolds runs the twins of the cells in met and checks that they
+// are still within 10% of real Go. A
+// pacer with broken arithmetic (a wrong GOGC term in commit, a wrong
+// trigger bound) moves the goals or the cycles by more than that.
+func TestPacingHolds(t *testing.T) {
+	recs, err := filepath.Glob(recordings)
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("want recordings in %s, got %v (%v)", recordings, recs, err)
+	}
+	for model, cells := range met {
+		rows, _, err := compare(config{dir: twinDir, recs: recs, models: []string{model}, programs: programNames(), only: cells, total: testTotal, jobs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != len(cells) {
+			t.Fatalf("--gc-cycle=%s: %d rows for %d cells", model, len(rows), len(cells))
+		}
+		for _, r := range rows {
+			if !r.ok() {
+				t.Errorf("%s GOGC=%d P=%d --gc-cycle=%s: cycles %d against Go's %g (%+.1f%%), mean goal %.2f MiB against %.2f (%+.1f%%): want both within 10%%",
+					r.program, r.gogc, r.procs, model, r.twin.cycles, r.goc.cyclesMed, 100*r.cyclesErr,
+					mean(r.twin.goals)/(1<<20), r.goc.goal/(1<<20), 100*r.goalErr)
+			}
+		}
+	}
+}
+
+// programNames returns the names of every program.
+func programNames() []string {
+	var names []string
+	for _, p := range programs {
+		names = append(names, p.name)
+	}
+	return names
+}
+
+// TestRecordings checks that every recording parses and holds every cell,
+// with polled goals that agree with gctrace's.
+func TestRecordings(t *testing.T) {
+	recs, _ := filepath.Glob(recordings)
+	for _, name := range recs {
+		runs, err := readRecording(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells := make(map[key]int)
+		for _, r := range runs {
+			cells[key{r.program, r.gogc, r.procs}]++
+			if n := goalMismatches(r); n > r.cycles/20 {
+				t.Errorf("%s: %s GOGC=%d P=%d: %d of %d polled goals disagree with gctrace", name, r.program, r.gogc, r.procs, n, r.cycles)
+			}
+		}
+		if len(cells) != 3*3*2 {
+			t.Errorf("%s: %d cells, want 18", name, len(cells))
+		}
+		for k, n := range cells {
+			if n < 3 {
+				t.Errorf("%s: %v: %d runs, want 3 or more", name, k, n)
+			}
+		}
+	}
+}
+
+// TestDeterministic: the same command prints the same bytes twice.
+func TestDeterministic(t *testing.T) {
+	args := []string{"-dir", twinDir, "-recordings", recordings, "-programs", "small", "-total", "64MiB"}
+	var out [2]bytes.Buffer
+	for i := range out {
+		var stderr bytes.Buffer
+		if code := doMain(args, &out[i], &stderr); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.Bytes())
+		}
+	}
+	if out[0].String() != out[1].String() {
+		t.Errorf("two runs differ:\n%s\n---\n%s", out[0].Bytes(), out[1].Bytes())
+	}
+	if !strings.Contains(out[0].String(), "| small | 50 | 1 | instant |") {
+		t.Errorf("no row for small at GOGC=50, P=1, instant:\n%s", out[0].Bytes())
+	}
+}
+
+// TestTwinsExist: every program has its twin.
+func TestTwinsExist(t *testing.T) {
+	for _, p := range programs {
+		if _, err := os.Stat(filepath.Join(twinDir, p.name+".star")); err != nil {
+			t.Error(err)
+		}
+	}
+}
