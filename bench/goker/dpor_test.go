@@ -28,8 +28,8 @@ func TestDPORSound(t *testing.T) {
 	cfg := Config{Instances: 2}
 	for _, k := range ks {
 		for _, p := range []string{k.Path, k.Fixed} {
-			if p == "" || k.Name == "kubernetes11298" || k.Name == "kubernetes13135" {
-				continue // a million choice points a run: see docs/check.md
+			if p == "" || k.Name == "kubernetes11298" || k.Name == "kubernetes13135" || k.Name == "cockroach2448" {
+				continue // a million choice points a run, or minutes a walk: see docs/check.md
 			}
 			sc, err := load(cfg, p)
 			if err != nil {
