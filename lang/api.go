@@ -199,7 +199,18 @@ type Program struct {
 	main  string                       // the path of the script
 	progs map[string]*starlark.Program // by path: the script and every module it loads
 	small map[posKey]bool              // calls with an int literal below 1000 as their duration (findSmallDurations)
+	why   string                       // why goroutines may share a changing plain value (sharedPlainState)
 }
+
+// SharedPlainState says why the goroutines of the program may share a
+// plain Starlark value (a list, a dict, a global or a captured variable)
+// that one of them changes, or a value whose engine state plain code
+// reads, with the position of the first such thing in the source; "" when
+// they cannot. The engine does not see plain values, so schedlab check's
+// reduction treats every stretch of such a program's code as touching
+// one shared object. The answer is from the syntax and conservative: a
+// program it names may share nothing in fact.
+func (p *Program) SharedPlainState() string { return p.why }
 
 // Compile compiles the script filename (read from the file unless src is
 // not nil) and the modules it loads, as RunFile does first. The
@@ -212,7 +223,7 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{root: r.root, main: mod.path, progs: make(map[string]*starlark.Program, len(r.modules)), small: r.smallNs}
+	p := &Program{root: r.root, main: mod.path, progs: make(map[string]*starlark.Program, len(r.modules)), small: r.smallNs, why: r.sharedWhy}
 	for path, m := range r.modules {
 		p.progs[path] = m.prog
 	}

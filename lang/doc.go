@@ -45,6 +45,8 @@
 //   - duration.go: durations as builtins take them ("1ms", 1000).
 //   - source.go: reading and bounding source text (ReadScript, the size
 //     limit), the one place that reads the script's files.
+//   - shared.go: whether goroutines may share a changing plain value
+//     (Program.SharedPlainState), for schedlab check's reduction.
 //   - load.go: compiling a script and the modules it loads, confined to
 //     its directory tree, before anything runs; a name used before the
 //     load that binds it.

@@ -132,6 +132,9 @@ func (r *run) compile(path string, src []byte, chain []string) (*module, error) 
 		return nil, withGoHints(src, err) // with its line and a caret
 	}
 	r.findSmallDurations(f)
+	if why := sharedPlainState(f); why != "" && r.sharedWhy == "" {
+		r.sharedWhy = why
+	}
 	mod := &module{path: path, prog: prog}
 	r.modules[path] = mod
 	chain = append(chain, path)

@@ -122,6 +122,7 @@ type run struct {
 	perturbed  bool            // Options.Perturb may preempt at safe points
 	warnedNs   bool            // the warning about a bare small int as a duration was given (smallDuration)
 	smallNs    map[posKey]bool // calls whose duration is an int literal below 1000 (findSmallDurations)
+	sharedWhy  string          // why goroutines may share a changing plain value, "" if they cannot (sharedPlainState)
 	timed      bool            // steps take virtual time: the slice is sysmon's 10ms, not SliceSteps
 	steps      uint64          // steps of all goroutines, as of the last account
 	pslice     []pslice        // by P: the steps of its current time slice
@@ -674,6 +675,9 @@ func caller(m *runtime.Machine, thread *starlark.Thread, b *starlark.Builtin) (*
 			if again {
 				gr.arm()
 			}
+			if m.Tracking() {
+				m.Touch(callOf(b), runtime.AccessRead)
+			}
 			return gr, nil
 		}
 	}
@@ -715,4 +719,20 @@ func (e *PanicError) header() string {
 		return word + ": " + e.Msg + "\n" + e.Hint + "\n\n"
 	}
 	return word + ": " + e.Msg + "\n\n"
+}
+
+// A Call is a builtin call as a footprint key (runtime.Tracker): the
+// builtin's name, after its receiver's type and a dot for a method
+// ("chan.send", "mutex.lock", "print"). The engine records what the
+// objects it implements see of the call; a Tracker decides what the call
+// itself touches, and takes a call it does not know as touching
+// everything.
+type Call string
+
+// callOf returns b's Call.
+func callOf(b *starlark.Builtin) Call {
+	if recv := b.Receiver(); recv != nil {
+		return Call(recv.Type() + "." + b.Name())
+	}
+	return Call(b.Name())
 }

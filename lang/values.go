@@ -120,11 +120,14 @@ func (c *Channel) String() string {
 	}
 	return fmt.Sprintf("<chan %d cap=%d>", c.ch.ID(), c.ch.Cap())
 }
-func (c *Channel) Type() string               { return "chan" }
-func (c *Channel) Freeze()                    {}
-func (c *Channel) Truth() starlark.Bool       { return starlark.True }
-func (c *Channel) Hash() (uint32, error)      { return uint32(c.ch.ID()), nil }
-func (c *Channel) Len() int                   { return c.ch.Len() }
+func (c *Channel) Type() string          { return "chan" }
+func (c *Channel) Freeze()               {}
+func (c *Channel) Truth() starlark.Bool  { return starlark.True }
+func (c *Channel) Hash() (uint32, error) { return uint32(c.ch.ID()), nil }
+func (c *Channel) Len() int {
+	c.m.Touch(c.ch, runtime.AccessRead) // len(ch) reads the channel's state
+	return c.ch.Len()
+}
 func (c *Channel) AttrNames() []string        { return chanAttrNames }
 func (c *Channel) Iterate() starlark.Iterator { return &chanIterator{c: c} }
 func (c *Channel) Chan() *runtime.Chan        { return c.ch }

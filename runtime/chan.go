@@ -255,8 +255,10 @@ func (g *G) chansend(c *Chan, v any, block bool) (bool, error) {
 		throw("unreachable: woke from a send on a nil channel")
 	}
 	if !block && !c.closed && c.full() {
+		m.touch(c, AccessRead)
 		return false, nil
 	}
+	m.touch(c, AccessWrite)
 	if c.closed {
 		return false, ErrSendOnClosed
 	}
@@ -344,6 +346,11 @@ func (g *G) chanrecv(c *Chan, block bool) (v any, selected, received bool) {
 	if c.tmr != nil {
 		m.maybeRunChan(c, g.mp.p)
 	}
+	if !block && c.empty() && !c.closed {
+		m.touch(c, AccessRead)
+		return nil, false, false
+	}
+	m.touch(c, AccessWrite)
 	if !block && c.empty() {
 		if !c.closed {
 			return nil, false, false
@@ -411,6 +418,7 @@ func (g *G) recv(c *Chan, sg *sudog) any {
 // the one-slot buffer full (a tick not yet read), the value is dropped.
 // Mirrors sendTime.
 func (m *Machine) chansendTimer(c *Chan, pp *P, now int64) {
+	m.touch(c, AccessWrite)
 	if sg := c.recvq.dequeue(); sg != nil {
 		sg.elem = now
 		sg.success = true
@@ -428,6 +436,9 @@ func (m *Machine) chansendTimer(c *Chan, pp *P, now int64) {
 // from it, so the last collected runs first... then each goready pushes the
 // previous one out of runnext. Mirrors closechan.
 func (g *G) closechan(c *Chan) error {
+	if c != nil {
+		g.m.touch(c, AccessWrite)
+	}
 	glist, err := closechanList(c)
 	for !glist.empty() {
 		g.goready(glist.pop())

@@ -44,6 +44,13 @@
 //
 // With Config.Chooser nil nothing is asked and the Machine runs exactly as
 // before: the perturbations (perturb.go) and the PRNG decide.
+//
+// A Chooser that is also a Tracker is told, besides, what each stretch of
+// a goroutine between two choice points touches (channels, mutexes, wait
+// groups, conds, semaphores, the release of a spawned or woken
+// goroutine), and who a preemption would run: the footprints that
+// schedlab check's partial-order reduction compares (internal/check,
+// dpor.go). Recording them changes no schedule.
 
 package runtime
 
@@ -97,6 +104,9 @@ func (m *Machine) chooserPreempt(gp *G) bool {
 	pp := gp.mp.p
 	if pp.runnext == nil && pp.runqhead == pp.runqtail && m.runq.size == 0 {
 		return false
+	}
+	if m.tracker != nil {
+		m.tracker.Alternative(m.alternative(gp, pp))
 	}
 	return m.choose(ChoicePreempt, gp, 2) == 1
 }
@@ -155,4 +165,101 @@ func (r *Replay) Err() error {
 		return fmt.Errorf("the run met %d choice points, the schedule has %d answers", r.used, len(r.answers))
 	}
 	return nil
+}
+
+// An Access is how a transition touched a shared object (Tracker.Touch).
+type Access uint8
+
+// The accesses. Two accesses of one object by two goroutines are
+// dependent, their order telling, when one of them is AccessWrite. A
+// Release and the Acquire after it order the two transitions (a
+// happens-before edge) without being a race: a spawn or a wake-up and the
+// goroutine's next run. Park and Exit say what became of a goroutine.
+const (
+	AccessRead    Access = iota // reads the object's state (a select that finds nothing ready, len)
+	AccessWrite                 // changes the object or what its waiters see
+	AccessRelease               // makes a goroutine runnable: its next run happens after this
+	AccessAcquire               // the goroutine's run after a Release
+	AccessPark                  // the goroutine blocks
+	AccessExit                  // the goroutine ends
+)
+
+// A GKey is a goroutine as an object: a spawn and a wake-up release it
+// (AccessRelease), a park parks it, an exit ends it.
+type GKey int64
+
+// A ParkKey is a goroutine's park/ready slot (G.Park, G.Ready): a ready of
+// a goroutine not parked is an error, so the two are dependent.
+type ParkKey int64
+
+// A Tracker is told what each transition of a run does: the footprint
+// that dynamic partial-order reduction (internal/check) compares. A
+// transition is what one goroutine does from when it starts running (or
+// goes on from a choice point) until it stops or meets the next choice
+// point; what runs outside any goroutine (a timer firing, the world, the
+// scheduler) is a transition of goroutine 0. The Machine uses the Chooser
+// as its Tracker when the Chooser implements it; with none it records
+// nothing, and a run is the same either way.
+type Tracker interface {
+	// Running says that g, or with g 0 no goroutine, runs from now on.
+	Running(g int64)
+	// Touch records an access of obj by the running transition. Objects
+	// are compared by identity: a *Chan, *Mutex, *WaitGroup, *RWMutex,
+	// *Cond, *Weighted, a GKey, a ParkKey, or a key of the caller's.
+	Touch(obj any, a Access)
+	// Alternative is called just before a ChoicePreempt is asked, with
+	// the goroutine the P would run if the running one were preempted;
+	// 0 when that is not known for sure (more than one P, a timer due).
+	Alternative(g int64)
+}
+
+// touch records an access of obj when a Tracker is set.
+func (m *Machine) touch(obj any, a Access) {
+	if m.tracker != nil {
+		m.tracker.Touch(obj, a)
+	}
+}
+
+// Touch records an access of obj by the running transition when the
+// Chooser tracks footprints (Tracker); the language calls it for what the
+// engine does not see: a builtin's own state, the output. Without a
+// Tracker it does nothing.
+func (m *Machine) Touch(obj any, a Access) { m.touch(obj, a) }
+
+// Tracking reports whether the Machine records footprints, so that a
+// caller can skip building what it would pass to Touch.
+func (m *Machine) Tracking() bool { return m.tracker != nil }
+
+// alternativeTimerSlack is how soon a timer due makes alternative unsure.
+const alternativeTimerSlack = 100_000
+
+// alternative returns the G that pp's M would run next if gp, running on
+// it, were preempted now (goschedImpl, then findRunnable), or 0 when that
+// is not sure: more than one P, or a timer due on pp that checkTimers
+// would run first.
+func (m *Machine) alternative(gp *G, pp *P) int64 {
+	if m.gomaxprocs != 1 || m.gc.marking || m.cfg.Sched != (Policy{}) || len(m.actions) > 0 && m.actions[0].when <= m.now {
+		return 0
+	}
+	if len(pp.timers) > 0 && pp.timers[0].when <= m.now+alternativeTimerSlack {
+		return 0 // it may fire during the gosched's cost and ready a G first
+	}
+	if pp.schedtick%61 == 0 {
+		// findRunnable's fairness check takes the global queue's head:
+		// gp itself, at its tail, if the queue was empty.
+		if h := m.runq.head; h != nil {
+			return h.goid
+		}
+		return gp.goid
+	}
+	if pp.runnext != nil {
+		return pp.runnext.goid
+	}
+	if pp.runqhead != pp.runqtail {
+		return pp.runq[pp.runqhead%runqSize].goid
+	}
+	if h := m.runq.head; h != nil {
+		return h.goid
+	}
+	return 0
 }

@@ -63,7 +63,8 @@
 //   - cpus.go: the machine's CPUs, which threads beyond them share.
 //   - variant.go: scheduler variants, Go's rejected designs as switches.
 //   - perturb.go: Perturb, the schedules timing would produce (explore).
-//   - choice.go: the choice points a Chooser answers (schedlab check).
+//   - choice.go: the choice points a Chooser answers (schedlab check),
+//     and the footprints a Tracker records for its partial-order reduction.
 //   - event.go: Event, EventKind and Tracer: the event stream.
 //   - snapshot.go: Snapshot of the scheduler's state, and CheckInvariants.
 //   - coro.go: the task switch shared by Sched and the Machine.

@@ -53,6 +53,7 @@ func (g *G) Gosched() {
 // Ready on it, and returns the value passed to Ready. Mirrors gopark.
 func (g *G) Park(reason string) any {
 	g.check()
+	g.m.touch(ParkKey(g.goid), AccessWrite)
 	g.parkedByUser = true
 	g.m.gopark(g, reason)
 	g.co.yield()
@@ -75,6 +76,9 @@ func (g *G) ParkHost(reason string) any {
 // passes it v as Park's result. Mirrors goready.
 func (g *G) Ready(gp *G, v any) error {
 	g.check()
+	if gp != nil {
+		g.m.touch(ParkKey(gp.goid), AccessWrite)
+	}
 	if gp == nil || gp.status != Gwaiting || !gp.parkedByUser || gp.hostWait {
 		return notParked(gp)
 	}

@@ -239,6 +239,7 @@ type Machine struct {
 
 	pctPoints  map[int64]bool // PCT change points, by safe-point count
 	safePoints int64
+	tracker    Tracker // cfg.Chooser's footprint recorder, or nil (choice.go)
 
 	onAdvance func(next int64) // called before the clock moves
 
@@ -281,6 +282,7 @@ func NewMachine(cfg Config) *Machine {
 	if !cfg.TraceStates {
 		m.fastgstatus = legal
 	}
+	m.tracker, _ = cfg.Chooser.(Tracker)
 	m.initPolicy()
 	m.procresize(int32(cfg.Procs))
 	m.initCosts()
@@ -484,10 +486,16 @@ func (m *Machine) Step() bool {
 		m.now = a.when
 	}
 	m.result.Outcome = Running
+	if m.tracker != nil {
+		m.tracker.Running(0)
+	}
 	m.perform(a)
 	if gp := m.handoff; gp != nil {
 		m.handoff = nil
 		m.curg = gp
+		if m.tracker != nil {
+			m.tracker.Running(gp.goid)
+		}
 		m.resumedAt = m.now
 		if gp.co == nil {
 			gp.co = m.coroFor(gp)

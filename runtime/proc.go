@@ -790,6 +790,7 @@ func (m *Machine) coroFor(gp *G) *coro {
 // to its P's free list, and its M schedules again. When the G is main, the
 // program exits. Mirrors goexit0/gdestroy.
 func (m *Machine) goexit0(gp *G) {
+	m.touch(GKey(gp.goid), AccessExit)
 	mp := gp.mp
 	pp := mp.p
 	casgstatus(gp, Grunning, Gdead)
@@ -895,6 +896,7 @@ func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
 // a thread started for it (handoff); then it wakes a P. The tail of
 // newproc (runqput, then wakep).
 func (m *Machine) newprocput(pp *P, mp *M, by, newg *G, name string) {
+	m.touch(GKey(newg.goid), AccessRelease)
 	if p2 := m.handoffP(); p2 != nil {
 		m.runqput(p2, newg, false)
 		m.emit(EvGoCreate, pp, mp, by, newg, -1, 0, name)
@@ -963,6 +965,7 @@ func (m *Machine) dropg(gp *G) {
 // reschedules its M. The caller yields the coroutine right after.
 // Mirrors gopark/park_m.
 func (m *Machine) gopark(gp *G, reason string) {
+	m.touch(GKey(gp.goid), AccessPark)
 	mp := gp.mp
 	pp := mp.p
 	gp.waitreason = reason
@@ -976,6 +979,7 @@ func (m *Machine) gopark(gp *G, reason string) {
 // wakes a P if one is idle. by is the G doing it (nil for a timer or the
 // host). Mirrors ready/goready.
 func (m *Machine) ready(gp *G, pp *P, by *G, next bool) {
+	m.touch(GKey(gp.goid), AccessRelease)
 	casgstatus(gp, Gwaiting, Grunnable)
 	gp.waitreason = ""
 	clear(gp.waitingOn) // keep the array for its next wait, not what it held

@@ -86,11 +86,17 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 	if m.cfg.Chooser != nil {
 		m.chooseReadyCase(g, cases, pollorder)
 	}
+	if m.tracker != nil {
+		g.touchCases(cases, AccessRead)
+	}
 
 	// pass 1 - look for something already waiting
 	for _, casi := range pollorder {
 		cas := &cases[casi]
 		c := cas.Chan
+		if m.tracker != nil && caseReady(cas) {
+			m.touch(c, AccessWrite)
+		}
 		if cas.Dir == SelectRecv {
 			if sg := c.sendq.dequeue(); sg != nil {
 				return casi, g.recv(c, sg), true, nil
@@ -135,6 +141,9 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 	g.selectDone = false
 	g.param = nil
 	g.waitingOn = g.waitingOn[:0]
+	if m.tracker != nil {
+		g.touchCases(cases, AccessWrite)
+	}
 	// The G's sudogs, in case order, linked through waitlink from
 	// g.waiting, as selectgo links them.
 	nextp := &g.waiting
@@ -162,6 +171,9 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 	g.co.yield()
 
 	// pass 3 - dequeue from unsuccessful chans
+	if m.tracker != nil {
+		g.touchCases(cases, AccessWrite)
+	}
 	won, _ := g.param.(*sudog)
 	g.param = nil
 	g.selectDone = false
@@ -226,4 +238,13 @@ func caseReady(cas *SelectCase) bool {
 		return c.sendq.waiting() || c.qcount > 0 || c.closed
 	}
 	return c.closed || c.recvq.waiting() || c.qcount < c.dataqsiz
+}
+
+// touchCases records an access of every case's channel (Tracker).
+func (g *G) touchCases(cases []SelectCase, a Access) {
+	for i := range cases {
+		if c := cases[i].Chan; c != nil {
+			g.m.touch(c, a)
+		}
+	}
 }

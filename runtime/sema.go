@@ -74,6 +74,7 @@ func (mu *Mutex) Waiting() []*G { return mu.sema.gs }
 func (g *G) Lock(mu *Mutex) {
 	g.check()
 	m := g.m
+	m.touch(mu, AccessWrite)
 	if !mu.locked {
 		mu.locked = true
 		return
@@ -88,6 +89,7 @@ func (g *G) Lock(mu *Mutex) {
 		g.waitingOn = append(g.waitingOn[:0], mu)
 		m.gopark(g, WaitReasonSyncMutexLock)
 		g.co.yield()
+		m.touch(mu, AccessWrite)
 		if mu.handoff == g {
 			// Starvation mode: the mutex was handed to us.
 			mu.handoff = nil
@@ -110,6 +112,7 @@ func (g *G) Lock(mu *Mutex) {
 // unlockSlow over semrelease1.
 func (g *G) Unlock(mu *Mutex) error {
 	g.check()
+	g.m.touch(mu, AccessWrite)
 	if !mu.locked {
 		return ErrUnlockOfUnlocked
 	}
@@ -163,6 +166,7 @@ func (wg *WaitGroup) Waiting() []*G { return wg.sema.gs }
 // released. Mirrors sync.WaitGroup.Add.
 func (g *G) Add(wg *WaitGroup, delta int64) error {
 	g.check()
+	g.m.touch(wg, AccessWrite)
 	wg.count += delta
 	if wg.count < 0 {
 		return ErrNegativeWG
@@ -182,6 +186,7 @@ func (g *G) Add(wg *WaitGroup, delta int64) error {
 // Wait blocks until the counter is zero. Mirrors sync.WaitGroup.Wait.
 func (g *G) Wait(wg *WaitGroup) {
 	g.check()
+	g.m.touch(wg, AccessWrite)
 	if wg.count == 0 {
 		return
 	}

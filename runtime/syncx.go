@@ -62,6 +62,7 @@ func (g *G) semacquire(s *sema, reason string, obj any) {
 		g.waitingOn = append(g.waitingOn[:0], obj)
 		g.m.gopark(g, reason)
 		g.co.yield()
+		g.m.touch(obj, AccessWrite)
 	}
 }
 
@@ -116,6 +117,7 @@ func (rw *RWMutex) Waiting() []*G {
 // Mirrors RWMutex.RLock.
 func (g *G) RLock(rw *RWMutex) {
 	g.check()
+	g.m.touch(rw, AccessWrite)
 	rw.readerCount++
 	if rw.readerCount < 0 {
 		// A writer holds or waits for it: queue behind the writer.
@@ -127,6 +129,7 @@ func (g *G) RLock(rw *RWMutex) {
 // in. Mirrors RWMutex.RUnlock/rUnlockSlow.
 func (g *G) RUnlock(rw *RWMutex) error {
 	g.check()
+	g.m.touch(rw, AccessWrite)
 	rw.readerCount--
 	r := rw.readerCount
 	if r >= 0 {
@@ -148,6 +151,7 @@ func (g *G) RUnlock(rw *RWMutex) error {
 // and waits for the readers inside to leave. Mirrors RWMutex.Lock.
 func (g *G) LockRW(rw *RWMutex) {
 	g.check()
+	g.m.touch(rw, AccessWrite)
 	g.Lock(&rw.w) // one writer at a time
 	// New readers now see a negative count and queue.
 	rw.readerCount -= rwmutexMaxReaders
@@ -164,6 +168,7 @@ func (g *G) LockRW(rw *RWMutex) {
 // while it was held, then w. Mirrors RWMutex.Unlock.
 func (g *G) UnlockRW(rw *RWMutex) error {
 	g.check()
+	g.m.touch(rw, AccessWrite)
 	rw.readerCount += rwmutexMaxReaders
 	r := rw.readerCount
 	if r >= rwmutexMaxReaders {
@@ -205,6 +210,7 @@ func (c *Cond) Waiting() []*G {
 // CondAdd takes a ticket for a Wait to come (notifyListAdd).
 func (g *G) CondAdd(c *Cond) uint32 {
 	g.check()
+	g.m.touch(c, AccessWrite)
 	t := c.wait
 	c.wait++
 	return t
@@ -214,6 +220,7 @@ func (g *G) CondAdd(c *Cond) uint32 {
 // (notifyListWait).
 func (g *G) CondWait(c *Cond, ticket uint32) {
 	g.check()
+	g.m.touch(c, AccessWrite)
 	if int32(ticket-c.notify) < 0 {
 		return // notified between the Add and now
 	}
@@ -227,6 +234,7 @@ func (g *G) CondWait(c *Cond, ticket uint32) {
 // (notifyListNotifyOne).
 func (g *G) Signal(c *Cond) {
 	g.check()
+	g.m.touch(c, AccessWrite)
 	if c.wait == c.notify {
 		return
 	}
@@ -246,6 +254,7 @@ func (g *G) Signal(c *Cond) {
 // (notifyListNotifyAll); each goready pushes the one before out of runnext.
 func (g *G) Broadcast(c *Cond) {
 	g.check()
+	g.m.touch(c, AccessWrite)
 	if c.wait == c.notify {
 		return
 	}
@@ -293,6 +302,7 @@ func (s *Weighted) Waiting() []*G {
 // it does with a context that is never done. Mirrors Weighted.Acquire.
 func (g *G) Acquire(s *Weighted, n int64) {
 	g.check()
+	g.m.touch(s, AccessWrite)
 	if s.size-s.cur >= n && len(s.waiters) == 0 {
 		s.cur += n
 		return
@@ -320,6 +330,7 @@ func (g *G) Acquire(s *Weighted, n int64) {
 // Mirrors Weighted.TryAcquire.
 func (g *G) TryAcquire(s *Weighted, n int64) bool {
 	g.check()
+	g.m.touch(s, AccessWrite)
 	if s.size-s.cur >= n && len(s.waiters) == 0 {
 		s.cur += n
 		return true
@@ -331,6 +342,7 @@ func (g *G) TryAcquire(s *Weighted, n int64) bool {
 // fit. Mirrors Weighted.Release and notifyWaiters.
 func (g *G) Release(s *Weighted, n int64) error {
 	g.check()
+	g.m.touch(s, AccessWrite)
 	s.cur -= n
 	if s.cur < 0 {
 		s.cur += n

@@ -12,6 +12,7 @@
 //	go run ./bench/goker            # every kernel
 //	go run ./bench/goker -short     # a few, as the test does
 //	go run ./bench/goker -run moby  # the kernels whose name contains moby
+//	go run ./bench/goker -dpor      # check's walks with --reduction dpor
 //
 // Every figure but the times is deterministic. README.md says where the
 // kernels come from, and docs/check.md shows the table.
@@ -27,6 +28,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/schedlab/schedlab/internal/check"
 )
 
 func main() { os.Exit(doMain(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -46,12 +49,16 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.Runs, "runs", 1000, "the most runs explore does with each perturbation (`N`)")
 	fs.DurationVar(&cfg.CheckTimeout, "check-timeout", time.Minute, "stop check's walks of a buggy kernel after `D` of wall-clock time")
 	fs.DurationVar(&cfg.ExploreTimeout, "explore-timeout", 30*time.Second, "stop each explore sweep of a kernel after `D` of wall-clock time")
+	dpor := fs.Bool("dpor", false, "walk with check's partial-order reduction (--reduction dpor) instead of the naive walk")
 	fs.IntVar(&cfg.ExploreProcs, "explore-procs", 2, "GOMAXPROCS of explore's runs (`P`); check runs at the scripts' own, 1")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
 		}
 		return 2
+	}
+	if *dpor {
+		cfg.Reduction = check.DPOR
 	}
 	if fs.NArg() != 0 {
 		fmt.Fprintf(stderr, "goker: unexpected arguments %q\n", fs.Args())
@@ -76,8 +83,12 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "goker: no kernel in %s matches\n", cfg.Dir)
 		return 2
 	}
-	fmt.Fprintf(stdout, "goker: %d kernels, instances=%d; check: procs=1, bounds 0-%d, at most %d schedules a bound; explore: procs=%d, at most %d runs; fixed: bound %d; budgets: check %v, explore %v, fixed %v\n\n",
-		len(chosen), cfg.Instances, cfg.MaxBound, cfg.MaxSchedules, cfg.ExploreProcs, cfg.Runs, cfg.FixedBound, cfg.CheckTimeout, cfg.ExploreTimeout, cfg.FixedTimeout)
+	reduction := ""
+	if cfg.Reduction == check.DPOR {
+		reduction = " reduction dpor,"
+	}
+	fmt.Fprintf(stdout, "goker: %d kernels, instances=%d; check:%s procs=1, bounds 0-%d, at most %d schedules a bound; explore: procs=%d, at most %d runs; fixed: bound %d; budgets: check %v, explore %v, fixed %v\n\n",
+		len(chosen), cfg.Instances, reduction, cfg.MaxBound, cfg.MaxSchedules, cfg.ExploreProcs, cfg.Runs, cfg.FixedBound, cfg.CheckTimeout, cfg.ExploreTimeout, cfg.FixedTimeout)
 	var rows []Row
 	for i, k := range chosen {
 		fmt.Fprintf(stderr, "goker: [%d/%d] %s\n", i+1, len(chosen), k.Name)

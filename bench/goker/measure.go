@@ -27,6 +27,9 @@ type Config struct {
 	// kernel's check walks (all bounds) and of each explore sweep.
 	CheckTimeout   time.Duration
 	ExploreTimeout time.Duration
+	// Reduction is the check walks' (-reduction): none, the naive walk,
+	// or dpor.
+	Reduction check.Reduction
 }
 
 // A Kernel is one ported GoKer kernel and its fixed version.
@@ -103,7 +106,7 @@ func Measure(cfg Config, k Kernel) (Row, error) {
 	stop, cancel := deadline(cfg.CheckTimeout)
 	for bound := 0; bound <= cfg.MaxBound; bound++ {
 		most := 0 // the most preemptions of a schedule of this walk
-		v, err := check.Walk(check.Config{Program: sc.prog, Options: sc.opts, Bound: bound, MaxSchedules: cfg.MaxSchedules, StopAtFailure: true, Stop: stop}, func(r *check.Run) bool {
+		v, err := check.Walk(check.Config{Program: sc.prog, Options: sc.opts, Bound: bound, MaxSchedules: cfg.MaxSchedules, StopAtFailure: true, Stop: stop, Reduction: cfg.Reduction}, func(r *check.Run) bool {
 			most = max(most, r.Preemptions())
 			return true
 		})
@@ -147,7 +150,7 @@ func Measure(cfg Config, k Kernel) (Row, error) {
 	}
 	stop, cancel = deadline(cfg.FixedTimeout)
 	start = time.Now()
-	v, err := check.Walk(check.Config{Program: fx.prog, Options: fx.opts, Bound: cfg.FixedBound, StopAtFailure: true, Stop: stop}, nil)
+	v, err := check.Walk(check.Config{Program: fx.prog, Options: fx.opts, Bound: cfg.FixedBound, StopAtFailure: true, Stop: stop, Reduction: cfg.Reduction}, nil)
 	row.FixedTime = time.Since(start)
 	cancel()
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 	"github.com/schedlab/schedlab/lang"
 )
 
-const checkSynopsis = "schedlab check [--bound K] [--max-schedules N] [--keep-going] [--out FILE] [run flags] script.star"
+const checkSynopsis = "schedlab check [--bound K] [--reduction none|dpor] [--max-schedules N] [--keep-going] [--out FILE] [run flags] script.star"
 
 const checkHelpText = `Check runs a script once for every schedule, up to a bound on
 preemptions, and reports the first that fails: a deadlock, a leaked
@@ -44,9 +44,16 @@ K)', or says the walk is incomplete when --max-schedules or SIGINT ended
 it first. Then it lists the outcomes seen, with how many schedules gave
 each and a hash of their output.
 
-The walk is naive: schedules that differ only in the order of independent
-operations all run. A progress bar is drawn on stderr when stderr is a
-terminal.
+--reduction dpor leaves out schedules that differ from one it runs only
+in the order of independent steps (dynamic partial-order reduction): two
+steps are dependent when they touch one channel, mutex, wait group or
+other engine object and one of them changes it, when both print, or,
+in a program whose goroutines may share a changing plain value, always.
+It then also runs the naive walk, up to --naive schedules, and prints how
+many that took. docs/check.md says what the reduction covers. With
+--reduction none, the default, the walk is naive: schedules that differ
+only in the order of independent steps all run. A progress bar is drawn
+on stderr when stderr is a terminal.
 
 Exit status: 0 when no schedule failed, 1 when one did, 2 for a bad
 command line or a script that cannot be read or loaded, 130 when SIGINT
@@ -68,6 +75,9 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	maxSchedules := fs.Int("max-schedules", defaultMaxSchedules, "stop after `N` schedules, and say the walk is incomplete (0: no limit)")
 	keepGoing := fs.Bool("keep-going", false, "walk on after a failing schedule, and count the failures")
 	out := fs.String("out", "", "write the first failing schedule to `FILE`, for schedlab run --schedule FILE")
+	reduction := reductionFlag(check.NoReduction)
+	fs.Var(&reduction, "reduction", "`R`: none walks every schedule; dpor leaves out those that only reorder independent steps (partial-order reduction)")
+	naive := fs.Int("naive", defaultNaive, "with --reduction dpor, also run the naive walk, at most `N` schedules, and print its count (0: not)")
 	cli.NewSettings().RegisterFlags(fs, checkRunFlags...)
 	var runArgs []string
 	passParams(fs, func(v string) { runArgs = append(runArgs, "--param="+v) })
@@ -75,6 +85,9 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		printHelp(stdout, checkSynopsis, checkHelpText, fs)
 		return 0
+	}
+	if err == nil && *naive < 0 {
+		err = fmt.Errorf("--naive %d: want 0 (no naive walk) or more", *naive)
 	}
 	if err == nil && *maxSchedules < 0 {
 		err = fmt.Errorf("--max-schedules %d: want 0 (no limit) or more", *maxSchedules)
@@ -113,14 +126,18 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	}
 	opts := s.Options(cli.Host{}, script, nil, nil)
 	opts.MaxMemory = 0 // the runs share this process: no watchdog of its memory
-	cfg := check.Config{Program: prog, Options: opts, Bound: int(bound), MaxSchedules: *maxSchedules, StopAtFailure: !*keepGoing}
+	cfg := check.Config{Program: prog, Options: opts, Bound: int(bound), MaxSchedules: *maxSchedules, StopAtFailure: !*keepGoing, Reduction: check.Reduction(reduction)}
 	if h.OwnsProcess {
 		cancel, stop := cli.CatchInterrupt()
 		defer stop()
 		cfg.Stop = cancel
 	}
 	progress, finish := progressBar(stderr, *maxSchedules, "check")
-	fmt.Fprintf(stdout, "check %s: %s, %s\n", script, s.ScheduleSettings(), boundText(int(bound)))
+	header := boundText(int(bound))
+	if cfg.Reduction == check.DPOR {
+		header += ", reduction dpor"
+	}
+	fmt.Fprintf(stdout, "check %s: %s, %s\n", script, s.ScheduleSettings(), header)
 	v, err := check.Walk(cfg, func(*check.Run) bool { return true })
 	if progress != nil {
 		progress(v.Schedules)
@@ -151,6 +168,20 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedlab check: %v\n", err)
 		return 2
 	}
+	if cfg.Reduction == check.DPOR && *naive > 0 && !v.Interrupted {
+		ncfg := cfg
+		ncfg.Reduction = check.NoReduction
+		ncfg.MaxSchedules = *naive
+		nv, err := check.Walk(ncfg, nil)
+		if err != nil {
+			fmt.Fprintf(stderr, "schedlab check: the naive walk: %v\n", err)
+			return 3
+		}
+		fmt.Fprintln(stdout, naiveText(v, nv, *naive))
+		if v.Failure == nil && nv.Failure != nil {
+			return 1
+		}
+	}
 	switch {
 	case v.Failure != nil:
 		return 1
@@ -158,6 +189,38 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 		return cli.ExitInterrupted
 	}
 	return 0
+}
+
+// defaultNaive is --naive's default.
+const defaultNaive = 10_000
+
+// naiveText says how the naive walk nv compares with the reduced walk v:
+// its count, and whether it found what v found.
+func naiveText(v, nv *check.Verdict, limit int) string {
+	var b strings.Builder
+	switch {
+	case nv.Complete:
+		fmt.Fprintf(&b, "naive walk: %s", pluralS(nv.Schedules, "schedule"))
+	case nv.Failure == nil:
+		fmt.Fprintf(&b, "naive walk: more than %s (stopped by --naive %d)", pluralS(nv.Schedules, "schedule"), limit)
+	default:
+		fmt.Fprintf(&b, "naive walk: %s to the first failure", pluralS(nv.Schedules, "schedule"))
+	}
+	switch {
+	case v.Failure == nil && nv.Failure != nil:
+		fmt.Fprintf(&b, "; it fails (%s: %s), which the reduced walk missed: a bug of schedlab check", nv.Failure.Result.Outcome, nv.Failure.Result.Message)
+	case v.Failure != nil && nv.Failure == nil && nv.Complete:
+		b.WriteString("; it finds no failure: a bug of schedlab check")
+	}
+	return b.String()
+}
+
+// pluralS is n and what, with an s unless n is 1.
+func pluralS(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // boundText says the walk's bound.
@@ -217,6 +280,28 @@ func (b *boundFlag) String() string {
 		return ""
 	}
 	return strconv.Itoa(int(*b))
+}
+
+// reductionFlag is --reduction: none or dpor.
+type reductionFlag check.Reduction
+
+func (r *reductionFlag) Set(v string) error {
+	switch v {
+	case "none":
+		*r = reductionFlag(check.NoReduction)
+	case "dpor":
+		*r = reductionFlag(check.DPOR)
+	default:
+		return fmt.Errorf("%q: want none or dpor", v)
+	}
+	return nil
+}
+
+func (r *reductionFlag) String() string {
+	if r == nil {
+		return "none"
+	}
+	return check.Reduction(*r).String()
 }
 
 func checkHelp(w io.Writer) { checkCmd(cli.Host{}, []string{"-h"}, w, io.Discard) }

@@ -48,6 +48,9 @@ type Point struct {
 	G      int64 // the goroutine running when it was asked
 	N      int   // the answers there were
 	Answer int
+	// Alt is, at a preempt point of a walk with DPOR, the goroutine a
+	// preemption would run next; 0 when the engine cannot say.
+	Alt int64
 }
 
 // Config says what to walk.
@@ -66,6 +69,13 @@ type Config struct {
 	// Stop, once closed, ends the walk after the run in progress
 	// (SIGINT); the verdict says Interrupted.
 	Stop <-chan struct{}
+	// Reduction is the schedules the walk may leave out: none, or those
+	// that DPOR shows equivalent to one it runs (dpor.go).
+	Reduction Reduction
+
+	// wrap, in tests, wraps each run's chooser (with a tracker even
+	// without DPOR) and returns a function to call after the run.
+	wrap func(*trackingChooser) (runtime.Chooser, func())
 }
 
 // A Run is one schedule run: its choice points and how it ended.
@@ -138,6 +148,8 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 	v := &Verdict{}
 	classes := map[explore.Key]int{}
 	var prefix Schedule
+	var marks []bool // with DPOR: whether to try the switch at each point of the path
+	heap := cfg.Program.SharedPlainState() != ""
 	for {
 		if cfg.MaxSchedules > 0 && v.Schedules >= cfg.MaxSchedules {
 			return v, nil
@@ -151,7 +163,19 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 		ch := &chooser{prefix: prefix}
 		opts := cfg.Options
 		opts.Chooser = ch
+		var tr *tracker
+		var after func()
+		if cfg.Reduction == DPOR || cfg.wrap != nil {
+			tr = newTracker(heap)
+			opts.Chooser = &trackingChooser{ch, tr}
+			if cfg.wrap != nil {
+				opts.Chooser, after = cfg.wrap(opts.Chooser.(*trackingChooser))
+			}
+		}
 		res, _ := job.Run(opts)
+		if after != nil {
+			after()
+		}
 		if ch.err != nil {
 			return v, ch.err
 		}
@@ -178,8 +202,15 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 		if v.Failure != nil && cfg.StopAtFailure {
 			return v, nil
 		}
+		if tr != nil && cfg.Reduction == DPOR {
+			tr.finish()
+			marks = append(marks[:min(len(marks), len(prefix))], make([]bool, len(run.Points)-min(len(marks), len(prefix)))...)
+			for i, m := range tr.marks(run.Points, cfg.Bound >= 0) {
+				marks[i] = marks[i] || m
+			}
+		}
 		var ok bool
-		if prefix, ok = next(run.Points, cfg.Bound); !ok {
+		if prefix, ok = next(run.Points, cfg.Bound, marks); !ok {
 			v.Complete = true
 			return v, nil
 		}
@@ -190,7 +221,10 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 // deepest point with an answer not yet tried that the bound allows, that
 // answer, and the answers before it. It reports false when there is none:
 // the walk is done.
-func next(points []Point, bound int) (Schedule, bool) {
+//
+// With marks (DPOR), a preempt or interleave point whose answer is 0 is
+// tried with 1 only if it is marked.
+func next(points []Point, bound int, marks []bool) (Schedule, bool) {
 	preempts := make([]int, len(points)+1) // preemptions before point i
 	for i, p := range points {
 		preempts[i+1] = preempts[i]
@@ -206,6 +240,9 @@ func next(points []Point, bound int) (Schedule, bool) {
 		}
 		if p.Kind != runtime.ChoiceSelect && bound >= 0 && preempts[i]+1 > bound {
 			continue // answer 1 preempts once more than the bound allows
+		}
+		if p.Kind != runtime.ChoiceSelect && marks != nil && !marks[i] {
+			continue // no race below the 0 that a switch here could reverse
 		}
 		s := make(Schedule, i+1)
 		for j := range i {
@@ -236,6 +273,20 @@ func (c *chooser) Choose(kind runtime.ChoiceKind, g int64, n int) int {
 		}
 	}
 	c.points = append(c.points, Point{Kind: kind, G: g, N: n, Answer: a})
+	return a
+}
+
+// A trackingChooser is a chooser that records each transition's footprint
+// for DPOR (runtime.Tracker).
+type trackingChooser struct {
+	*chooser
+	*tracker
+}
+
+func (c *trackingChooser) Choose(kind runtime.ChoiceKind, g int64, n int) int {
+	a := c.chooser.Choose(kind, g, n)
+	c.chooser.points[len(c.chooser.points)-1].Alt = c.tracker.nextAlt
+	c.tracker.chose()
 	return a
 }
 

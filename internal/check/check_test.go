@@ -231,7 +231,7 @@ func TestNext(t *testing.T) {
 		{[]Point{pre(0), sel(2, 3)}, 0, nil},            // the first point's 1 would preempt
 		{[]Point{sel(0, 2), pre(0), sel(1, 2)}, -1, Schedule{0, 1}},
 	} {
-		got, ok := next(tc.points, tc.bound)
+		got, ok := next(tc.points, tc.bound, nil)
 		if ok != (tc.want != nil) || !slices.Equal(got, tc.want) {
 			t.Errorf("next(%v, %d) = %v, %v; want %v", tc.points, tc.bound, got, ok, tc.want)
 		}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/schedlab/schedlab/internal/check"
+	"github.com/schedlab/schedlab/internal/explore"
+)
+
+// soundMax caps each walk of TestDPORSound: a kernel whose naive walk
+// does not finish within it is compared only where both walks found a
+// failure or the reduced one finished.
+const soundMax = 1000
+
+// TestDPORSound: on every kernel and fixed version, at bounds 0, 1 and 2,
+// the walk with DPOR reaches the naive walk's verdict (a failure found,
+// or none) in no more schedules, and meets the same outcomes (outcome,
+// message and output) when both walks are complete.
+func TestDPORSound(t *testing.T) {
+	if os.Getenv("GOKER_DPOR") == "" {
+		t.Skip("walks every kernel twice, for minutes: GOKER_DPOR=1 go test -run TestDPORSound -v ./bench/goker")
+	}
+	ks, err := Kernels(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Instances: 2}
+	for _, k := range ks {
+		for _, p := range []string{k.Path, k.Fixed} {
+			if p == "" || k.Name == "kubernetes11298" || k.Name == "kubernetes13135" || k.Name == "cockroach2448" {
+				continue // a million choice points a run, or minutes a walk: see docs/check.md
+			}
+			sc, err := load(cfg, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for bound := range 3 {
+				var v [2]*check.Verdict
+				for i, red := range []check.Reduction{check.NoReduction, check.DPOR} {
+					v[i], err = check.Walk(check.Config{Program: sc.prog, Options: sc.opts, Bound: bound, MaxSchedules: soundMax, Reduction: red}, nil)
+					if err != nil {
+						t.Fatalf("%s bound %d %v: %v", p, bound, red, err)
+					}
+				}
+				naive, dpor := v[0], v[1]
+				t.Logf("%s bound %d: naive %d schedules (complete %v, failure %v), dpor %d (complete %v, failure %v)", p, bound, naive.Schedules, naive.Complete, naive.Failure != nil, dpor.Schedules, dpor.Complete, dpor.Failure != nil)
+				switch {
+				case dpor.Schedules > naive.Schedules:
+					t.Errorf("%s bound %d: dpor ran %d schedules, the naive walk %d", p, bound, dpor.Schedules, naive.Schedules)
+				case naive.Complete && (naive.Failure != nil) != (dpor.Failure != nil):
+					t.Errorf("%s bound %d: the naive walk failed %v, dpor %v", p, bound, naive.Failure != nil, dpor.Failure != nil)
+				case naive.Complete && !sameOutcomes(naive, dpor):
+					t.Errorf("%s bound %d: outcomes differ: naive %v, dpor %v", p, bound, keys(naive), keys(dpor))
+				case !naive.Complete && naive.Failure != nil && dpor.Complete && dpor.Failure == nil:
+					t.Errorf("%s bound %d: the naive walk fails, dpor finds nothing", p, bound)
+				}
+			}
+		}
+	}
+}
+
+// keys returns the outcomes of v's runs.
+func keys(v *check.Verdict) map[explore.Key]bool {
+	m := map[explore.Key]bool{}
+	for _, c := range v.Classes {
+		m[c.Key] = true
+	}
+	return m
+}
+
+// sameOutcomes reports whether a and b met the same outcomes.
+func sameOutcomes(a, b *check.Verdict) bool {
+	ka, kb := keys(a), keys(b)
+	if len(ka) != len(kb) {
+		return false
+	}
+	for k := range ka {
+		if !kb[k] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,474 @@
+package check
+
+// Dynamic partial-order reduction over the walk's choice points.
+//
+// The walk's tree (check.go) branches at the engine's choice points. A
+// preempt or interleave point is binary: 0 lets the running goroutine go
+// on, 1 switches away from it, and Go's own rules then decide who runs
+// (runnext, the local ring, the global queue). The naive walk tries the 1
+// of every point. Two schedules that differ only in the order of
+// independent transitions end in the same state, so the walk need try the
+// 1 of a point only when some schedule below its 0 has two dependent
+// transitions of two goroutines, not ordered by anything else (a race),
+// whose order a switch at that point could reverse. That is the shape of
+// Flanagan and Godefroid's DPOR (POPL 2005), whose backtrack set at a
+// state is here the one bit "try the switch".
+//
+// The footprints come from the engine (runtime.Tracker): each transition,
+// what one goroutine does between two choice points or switches, says
+// which objects it read or wrote. A transition of goroutine 0 is what
+// runs outside the goroutines: a timer firing, the world. Happens-before
+// is tracked with vector clocks over the transitions: program order,
+// dependent accesses, and the release-acquire edges of a spawn or a
+// wake-up and the goroutine's next run.
+//
+// For a race of T_k (goroutine q) before T_j (goroutine p), the window is
+// the choice points after the last transition before T_k that happens
+// before T_j's start, and before T_k: a switch at one of them can let p's
+// next step come before T_k, with the steps of other goroutines between
+// T_k and T_j that happen before it (the movers: p and their goroutines).
+// The walk marks the latest point of the window at which a preemption
+// would run a mover next (Tracker.Alternative tells it who would run);
+// when there is none, or a goroutine 0 transition is part of the race, it
+// marks every point of the window. A bound can make a reversal need more
+// preemptions than the schedule it reverses (Coons, Musuvathi and
+// McKinley, "Bounded Partial-Order Reduction", OOPSLA 2013); with a bound
+// the walk also marks the earliest such point, the one with the fewest
+// preemptions before it. That is a heuristic, not their algorithm: with a
+// bound, the reduction's soundness is measured (TestDPORSound), not
+// proved.
+//
+// The end of the run is an access too: the last transition (main's
+// return, the panic, the last goroutine to block) races with the last
+// transition of every goroutine not ordered before it, and with the next
+// step of every goroutine still runnable then, which never ran: that is
+// how a goroutine that main's return cut short is reordered before it.
+
+import (
+	"slices"
+
+	"github.com/schedlab/schedlab/lang"
+	"github.com/schedlab/schedlab/runtime"
+)
+
+// A Reduction says which schedules a walk may leave out.
+type Reduction uint8
+
+// The reductions.
+const (
+	// NoReduction walks every schedule up to the bound: the naive
+	// enumeration.
+	NoReduction Reduction = iota
+	// DPOR walks, of the schedules that differ only in the order of
+	// independent transitions, at least one (dpor.go).
+	DPOR
+)
+
+func (r Reduction) String() string {
+	if r == DPOR {
+		return "dpor"
+	}
+	return "none"
+}
+
+// Keys of what the engine does not name: the output, the PRNG, the plain
+// values of a program that shares them, and everything (a builtin call
+// the tracker does not know).
+type (
+	outputKey struct{}
+	randKey   struct{}
+	heapKey   struct{}
+	globalKey struct{}
+)
+
+// preciseCalls are the builtin calls whose shared effects the engine
+// records itself (or that have none): a call not in the list touches
+// everything. Each value says what the call touches besides.
+var preciseCalls = map[lang.Call]any{
+	"assert": nil, "chan": nil, "cond": nil, "mutex": nil, "rwmutex": nil,
+	"waitgroup": nil, "semaphore": nil, "nil_chan": nil, "current": nil,
+	"param": nil, "sprintf": nil, "struct": nil, "is_error": nil, "work": nil,
+	"spawn": nil, "gosched": nil, "sleep": nil, "after": nil, "select": nil,
+	"park": nil, "ready": nil,
+	"print": outputKey{}, "println": outputKey{}, "printf": outputKey{},
+	"chan.send": nil, "chan.recv": nil, "chan.recv_ok": nil, "chan.close": nil,
+	"chan.on_recv": nil, "chan.on_send": nil,
+	"mutex.lock": nil, "mutex.unlock": nil,
+	"rwmutex.lock": nil, "rwmutex.unlock": nil, "rwmutex.rlock": nil, "rwmutex.runlock": nil,
+	"waitgroup.add": nil, "waitgroup.done": nil, "waitgroup.wait": nil,
+	"cond.wait": nil, "cond.signal": nil, "cond.broadcast": nil,
+	"semaphore.acquire": nil, "semaphore.release": nil, "semaphore.try_acquire": nil,
+}
+
+// breakChannels, in a test, makes every channel operation independent of
+// every other: a wrong dependence that the soundness tests must catch.
+var breakChannels = false
+
+// An epoch names a transition: its slot (a goroutine, or one goroutine 0
+// transition) and its place in the slot, from 1.
+type epoch struct {
+	slot int32
+	seq  int32
+}
+
+// A vclock is a vector clock over slots; it is never changed once shared.
+type vclock []int32
+
+// join returns the pointwise maximum of a and b, a itself when b adds
+// nothing.
+func (a vclock) join(b vclock) vclock {
+	grow := false
+	if len(b) > len(a) {
+		grow = true
+	} else {
+		for i, x := range b {
+			if x > a[i] {
+				grow = true
+				break
+			}
+		}
+	}
+	if !grow {
+		return a
+	}
+	c := make(vclock, max(len(a), len(b)))
+	copy(c, a)
+	for i, x := range b {
+		c[i] = max(c[i], x)
+	}
+	return c
+}
+
+// has reports whether the transition e happens before a point with clock a.
+func (a vclock) has(e epoch) bool { return int(e.slot) < len(a) && a[e.slot] >= e.seq }
+
+// An access is a transition's access of an object, kept for the next.
+type access struct {
+	e  epoch
+	vc vclock // the transition's clock at the access
+}
+
+// An object is what the tracker keeps of a shared object: its last write
+// and the reads since, one per slot.
+type object struct {
+	write *access
+	reads []access
+}
+
+// A race is two dependent transitions of two goroutines in a run, not
+// ordered by happens-before, and the choice points a switch at which
+// could reverse them: from lo to hi, hi not included. movers are the
+// goroutines one of which is to run first there: the second's, and those
+// of the steps between the two that go before the first with it; world
+// says goroutine 0 runs one of them.
+type race struct {
+	lo, hi int
+	movers []int64
+	world  bool
+}
+
+// A slot is a goroutine's, or one goroutine 0 transition's, place in the
+// clocks.
+type slot struct {
+	g      int64
+	vc     vclock  // the clock of its latest transition
+	starts []int32 // the choice points asked before each of its transitions
+	order  []int   // the run's order of each of its transitions
+	parked bool    // it blocked in its latest transition and was not woken
+	exited bool
+	woken  vclock // the release clock of a wake-up not yet acquired, or nil
+}
+
+// A tracker records the footprints of one run's transitions
+// (runtime.Tracker) and finds the run's races as it goes.
+type tracker struct {
+	heap    bool // every goroutine transition writes the plain values
+	asked   int  // choice points asked so far
+	slots   []*slot
+	byG     map[int64]int32
+	objects map[any]*object
+	races   []race
+
+	g        int64  // the goroutine of the transition in progress
+	cur      int32  // its slot, -1 for a goroutine 0 transition not begun
+	start    vclock // its clock at its start
+	vc       vclock // its clock now
+	order    int    // transitions begun so far
+	lastSlot int32  // the slot of the last goroutine transition
+	nextAlt  int64  // the last Alternative, for the next choice point
+}
+
+func newTracker(heap bool) *tracker {
+	return &tracker{heap: heap, byG: map[int64]int32{}, objects: map[any]*object{}, cur: -1, lastSlot: -1}
+}
+
+// Running begins a transition of g (0: goroutine 0, begun at its first
+// access).
+func (t *tracker) Running(g int64) {
+	t.g, t.cur = g, -1
+	if g != 0 {
+		t.begin()
+	}
+}
+
+// begin starts the transition of t.g in its slot.
+func (t *tracker) begin() {
+	var s *slot
+	if t.g != 0 {
+		i, ok := t.byG[t.g]
+		if !ok {
+			i = int32(len(t.slots))
+			t.byG[t.g] = i
+			t.slots = append(t.slots, &slot{g: t.g})
+		}
+		t.cur = i
+		s = t.slots[i]
+		t.lastSlot = i
+	} else {
+		t.cur = int32(len(t.slots))
+		s = &slot{}
+		t.slots = append(t.slots, s)
+	}
+	seq := int32(len(s.starts) + 1)
+	s.starts = append(s.starts, int32(t.asked))
+	s.order = append(s.order, t.order)
+	t.order++
+	vc := s.vc
+	if s.woken != nil {
+		vc = vc.join(s.woken)
+		s.woken = nil
+	}
+	s.parked = false
+	c := make(vclock, max(len(vc), int(t.cur)+1))
+	copy(c, vc)
+	c[t.cur] = seq
+	t.start, t.vc = c, c
+	s.vc = c
+	if t.g != 0 {
+		t.touch(globalKey{}, runtime.AccessRead)
+		if t.heap {
+			t.touch(heapKey{}, runtime.AccessWrite)
+		}
+	}
+}
+
+// chose ends the transition in progress at a choice point; the goroutine
+// goes on in a new one, or another runs (Running).
+func (t *tracker) chose() {
+	t.nextAlt = 0
+	t.asked++
+	if t.g != 0 {
+		t.begin()
+	} else {
+		t.cur = -1
+	}
+}
+
+// Alternative records who would run if the next point preempts.
+func (t *tracker) Alternative(g int64) { t.nextAlt = g }
+
+// Touch records an access of the transition in progress.
+func (t *tracker) Touch(obj any, a runtime.Access) {
+	if t.cur < 0 {
+		t.begin()
+	}
+	switch k := obj.(type) {
+	case lang.Call:
+		extra, ok := preciseCalls[k]
+		switch {
+		case !ok:
+			t.touch(globalKey{}, runtime.AccessWrite)
+		case extra != nil:
+			t.touch(extra, runtime.AccessWrite)
+		}
+		if k == "rand" || len(k) > 5 && k[:5] == "rand." {
+			t.touch(randKey{}, runtime.AccessWrite)
+		}
+		return
+	case runtime.GKey:
+		t.touchG(int64(k), a)
+		return
+	case *runtime.Chan:
+		if breakChannels {
+			return
+		}
+	}
+	t.touch(obj, a)
+}
+
+// touchG records what the transition does to goroutine g.
+func (t *tracker) touchG(g int64, a runtime.Access) {
+	i, ok := t.byG[g]
+	if !ok {
+		i = int32(len(t.slots))
+		t.byG[g] = i
+		t.slots = append(t.slots, &slot{g: g})
+	}
+	s := t.slots[i]
+	switch a {
+	case runtime.AccessRelease:
+		s.woken = s.woken.join(t.vc)
+		s.parked = false
+	case runtime.AccessPark:
+		s.parked = true
+	case runtime.AccessExit:
+		s.exited = true
+	}
+}
+
+// touch records a read or a write of obj, finds the races it makes with
+// earlier accesses, and orders the transition after them.
+func (t *tracker) touch(obj any, a runtime.Access) {
+	o := t.objects[obj]
+	if o == nil {
+		o = &object{}
+		t.objects[obj] = o
+	}
+	me := epoch{t.cur, t.start[t.cur]}
+	if w := o.write; w != nil && w.e.slot != me.slot {
+		t.conflict(w)
+	}
+	if a == runtime.AccessWrite {
+		for i := range o.reads {
+			if o.reads[i].e.slot != me.slot {
+				t.conflict(&o.reads[i])
+			}
+		}
+		o.write = &access{e: me, vc: t.vc}
+		o.reads = o.reads[:0]
+		return
+	}
+	for i := range o.reads {
+		if o.reads[i].e.slot == me.slot {
+			o.reads[i] = access{e: me, vc: t.vc}
+			return
+		}
+	}
+	o.reads = append(o.reads, access{e: me, vc: t.vc})
+}
+
+// conflict deals with a dependent earlier access k: a race unless k
+// happens before the transition's start; then k happens before it.
+func (t *tracker) conflict(k *access) {
+	if !t.start.has(k.e) {
+		t.raced(t.slots[k.e.slot].g == 0 || t.g == 0, k.e, t.start, t.cur, t.g)
+	}
+	t.vc = t.vc.join(k.vc)
+	t.slots[t.cur].vc = t.vc
+}
+
+// raced records a race of the transition k (slot, seq) with a later
+// step of goroutine p whose clock at its start is pre; self is the slot of
+// that step if pre counts it, else -1. The window starts after the last
+// transition before k that happens before the step; the goroutines whose
+// transitions after k happen before the step (independent of k, or k
+// would happen before the step) move before k with it, and a switch to
+// any of them, or to p, starts the reversal.
+func (t *tracker) raced(world bool, k epoch, pre vclock, self int32, p int64) {
+	ks := t.slots[k.slot]
+	hi := int(ks.starts[k.seq-1])
+	kAt := ks.order[k.seq-1]
+	lo := 0
+	movers := []int64{p}
+	for i, seq := range pre {
+		if int32(i) == self {
+			seq--
+		}
+		if seq <= 0 || i >= len(t.slots) {
+			continue
+		}
+		s := t.slots[i]
+		// The latest of its transitions up to seq that ran before k.
+		j, _ := slices.BinarySearch(s.order[:seq], kAt)
+		if j > 0 {
+			lo = max(lo, int(s.starts[j-1]))
+		}
+		if j < int(seq) {
+			if s.g == 0 {
+				world = true
+			} else if !slices.Contains(movers, s.g) {
+				movers = append(movers, s.g)
+			}
+		}
+	}
+	if lo < hi {
+		t.races = append(t.races, race{lo: lo, hi: hi, movers: movers, world: world})
+	}
+}
+
+// finish adds the races of the run's end: its last goroutine transition
+// against the last transition of every other goroutine not ordered before
+// it, and against the next step of every goroutine still runnable.
+func (t *tracker) finish() {
+	if t.lastSlot < 0 {
+		return
+	}
+	end := t.slots[t.lastSlot]
+	endSeq := int32(len(end.starts))
+	endAt := end.order[endSeq-1]
+	endVC := end.vc
+	for i, s := range t.slots {
+		if int32(i) == t.lastSlot || s.g == 0 || s.exited {
+			continue
+		}
+		if n := len(s.starts); n > 0 && !endVC.has(epoch{int32(i), int32(n)}) {
+			if s.order[n-1] < endAt {
+				// s's last step, then the end: the end first.
+				t.raced(false, epoch{int32(i), int32(n)}, endVC, t.lastSlot, end.g)
+			} else {
+				// The end, then s's last step: that step first.
+				pre := slices.Clone(s.vc)
+				pre[i] = int32(n - 1)
+				t.raced(false, epoch{t.lastSlot, endSeq}, pre, -1, s.g)
+			}
+		}
+		if !s.parked {
+			// Runnable at the end: its next step before the end.
+			t.raced(false, epoch{t.lastSlot, endSeq}, s.vc.join(s.woken), -1, s.g)
+		}
+	}
+}
+
+// marks returns, for each of the run's choice points, whether the walk is
+// to try switching there, from the run's races: the latest point of a
+// race's window at which a preemption would run one of its movers next,
+// and with a bound also the earliest, whose prefix has the fewest
+// preemptions; when there is none, or goroutine 0 is part of the race,
+// every point of the window.
+func (t *tracker) marks(points []Point, bounded bool) []bool {
+	n := len(points)
+	diff := make([]int, n+1)
+	mark := make([]bool, n)
+	for _, r := range t.races {
+		hi := min(r.hi, n)
+		if r.lo >= hi {
+			continue
+		}
+		if !r.world {
+			first, last := -1, -1
+			for i := r.lo; i < hi; i++ {
+				if p := points[i]; p.Kind == runtime.ChoicePreempt && p.Answer == 0 && p.Alt != 0 && slices.Contains(r.movers, p.Alt) {
+					if first < 0 {
+						first = i
+					}
+					last = i
+				}
+			}
+			if last >= 0 {
+				mark[last] = true
+				if bounded {
+					mark[first] = true
+				}
+				continue
+			}
+		}
+		diff[r.lo]++
+		diff[hi]--
+	}
+	run := 0
+	for i := range n {
+		run += diff[i]
+		mark[i] = mark[i] || run > 0
+	}
+	return mark
+}
