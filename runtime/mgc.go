@@ -295,7 +295,6 @@ func (m *Machine) gcMarkStart(g *G, work int64) {
 	m.gc.marking = true
 	m.gc.markLeft = work
 	m.gc.markDone = 0
-	m.gc.markTime = [3]int64{}
 	m.gc.maxIdle = m.gomaxprocs - int32(c.dedicatedMarkWorkersNeeded) // setMaxIdleMarkWorkers
 	for _, pp := range m.allp[:m.gomaxprocs] {
 		pp.gcFractionalMarkTime = 0

@@ -77,6 +77,20 @@ func (m *Machine) gcMarkNs(units int64) int64 {
 	return max(int64(float64(units)*float64(m.costOf(CostGCMarkMiB))/(1<<20)), 1)
 }
 
+// gcMarkChunk takes up to n units of the mark work no one has taken,
+// at most gcIdleCheckThreshold, marks them on g's P, counts them done,
+// and returns how many it marked. While it marks, the cycle cannot end
+// (markBusy). A chunk of gcDrain and of gcDrainN.
+func (m *Machine) gcMarkChunk(g *G, n int64) int64 {
+	units := min(n, m.gc.markLeft, gcIdleCheckThreshold)
+	m.gc.markLeft -= units
+	m.gc.markBusy++
+	g.work(m.gcMarkNs(units))
+	m.gc.markBusy--
+	m.gc.markDone += units
+	return units
+}
+
 // gcDrain marks in chunks of gcIdleCheckThreshold until the mark work is
 // done, or, for a fractional worker, until its P has marked 1.2 times its
 // goal (pollFractionalWorkerExit), or, for an idle worker, until its P
@@ -94,13 +108,7 @@ func (m *Machine) gcDrain(g *G) {
 	idleEvent := mode == gcMarkWorkerIdle && m.limiterStart(pp, limiterEventIdleMarkWork)
 	g.preempt = false
 	for m.gc.markLeft > 0 {
-		units := min(m.gc.markLeft, gcIdleCheckThreshold)
-		m.gc.markLeft -= units
-		m.gc.markBusy++
-		g.work(m.gcMarkNs(units))
-		m.gc.markBusy--
-		m.gc.markDone += units
-		m.gcFlushBgCredit(g, units)
+		m.gcFlushBgCredit(g, m.gcMarkChunk(g, gcIdleCheckThreshold))
 		if mode != gcMarkWorkerDedicated && g.preempt {
 			break
 		}
@@ -240,13 +248,7 @@ func (m *Machine) gcAssistAlloc1(g *G, scanWork int64) (marked int64, completed 
 	event := m.limiterStart(pp, limiterEventMarkAssist)
 	var workDone int64
 	for !g.preempt && !m.gc.limiter.limiting() && workDone < scanWork && m.gc.markLeft > 0 {
-		units := min(scanWork-workDone, m.gc.markLeft, gcIdleCheckThreshold)
-		m.gc.markLeft -= units
-		m.gc.markBusy++
-		g.work(m.gcMarkNs(units))
-		m.gc.markBusy--
-		m.gc.markDone += units
-		workDone += units
+		workDone += m.gcMarkChunk(g, scanWork-workDone)
 	}
 	m.gcRevise()
 	g.gcAssistBytes += 1 + int64(c.assistBytesPerWork*float64(workDone))

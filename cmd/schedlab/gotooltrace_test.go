@@ -222,22 +222,7 @@ func TestGoTraceNetwork(t *testing.T) {
 	dir := t.TempDir()
 	for _, script := range []string{"server", "read_deadline"} {
 		for _, procs := range []string{"2", "4"} {
-			file := filepath.Join(dir, script+procs+".trace")
-			stdout, stderr, code := schedlab(t, "run", "--procs", procs, "--go-trace", file, "--trace", "--trace-format=json", "../../examples/"+script+".star")
-			if code != 0 {
-				t.Fatalf("%s --procs %s: exit %d: %s", script, procs, code, stderr)
-			}
-			_, evs, err := tracetest.ReadJSON([]byte(stdout))
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := tracetest.CheckGoTrace(data, evs); err != nil {
-				t.Errorf("%s --procs %s: %v", script, procs, err)
-			}
+			data, evs := goTraceRun(t, filepath.Join(dir, script+procs+".trace"), "--procs", procs, "../../examples/"+script+".star")
 			xevs, err := tracetest.ReadGoTrace(data)
 			if err != nil {
 				t.Fatalf("%s --procs %s: %v", script, procs, err)
@@ -318,22 +303,7 @@ func TestGoTraceGC(t *testing.T) {
 		{"stw", []string{"--procs=2", "--gc-cycle=stw", many}, []string{"GC concurrent mark phase", "stop-the-world (GC sweep termination)", "stop-the-world (GC mark termination)"}},
 	} {
 		t.Run(run.name, func(t *testing.T) {
-			file := filepath.Join(dir, run.name+".trace")
-			stdout, stderr, code := schedlab(t, append([]string{"run", "--go-trace", file, "--trace", "--trace-format=json"}, run.args...)...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
-			_, evs, err := tracetest.ReadJSON([]byte(stdout))
-			if err != nil {
-				t.Fatal(err)
-			}
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := tracetest.CheckGoTrace(data, evs); err != nil {
-				t.Error(err)
-			}
+			data, evs := goTraceRun(t, filepath.Join(dir, run.name+".trace"), run.args...)
 			if err := tracetest.CheckGoTraceGC(data, evs, 20); err != nil {
 				t.Error(err)
 			}
@@ -352,4 +322,27 @@ func TestGoTraceGC(t *testing.T) {
 			}
 		})
 	}
+}
+
+// goTraceRun runs `schedlab run` with args, writing the Go execution
+// trace to file and the events as JSON, checks the trace against the
+// events (tracetest.CheckGoTrace), and returns both.
+func goTraceRun(t *testing.T, file string, args ...string) ([]byte, []runtime.Event) {
+	t.Helper()
+	stdout, stderr, code := schedlab(t, append([]string{"run", "--go-trace", file, "--trace", "--trace-format=json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, stderr)
+	}
+	_, evs, err := tracetest.ReadJSON([]byte(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tracetest.CheckGoTrace(data, evs); err != nil {
+		t.Errorf("%v: %v", args, err)
+	}
+	return data, evs
 }
