@@ -666,8 +666,12 @@ func (w *world) replay(log []logEntry) {
 // never returns; Close stops it.
 func (w *world) mainLoop(gr *goroutine) error {
 	for {
-		w.cur.done = true
+		// The statement's last steps are charged before it is done:
+		// charging them can give up the baton (another P's clock is
+		// behind, or sysmon preempts G1), and the driver must not stop
+		// while G1 still runs.
 		gr.account()
+		w.cur.done = true
 		it, ok := gr.g.ParkHost(WaitReasonInput).(*item)
 		if !ok {
 			continue // readied by a goroutine's ready(), not by the host: wait again
