@@ -174,6 +174,24 @@ created by <toplevel> in goroutine 1
 			stderr: "panic: retain: the heap would overflow: 4611686018427387904 bytes on a heap of 4611686018427387904\n\ngoroutine 1 [running]:\n  main.star:3:11: in f\n  main.star:5:2: in <toplevel>\n",
 		},
 		{
+			name:   "release of pointer-free memory as if it held pointers",
+			files:  map[string]string{"main.star": "retain(\"1MiB\", pointers=False)\nrelease(\"1MiB\")\n"},
+			code:   2,
+			stderr: "panic: release: 1048576 bytes released, but only 0 retained with pointers (1048576 more are pointer-free); release(n, pointers=False) drops pointer-free memory\n\ngoroutine 1 [running]:\n  main.star:2:8: in <toplevel>\n",
+		},
+		{
+			name:   "release of more pointer-free memory than retained",
+			files:  map[string]string{"main.star": "retain(64, pointers=False)\nrelease(65, pointers=False)\n"},
+			code:   2,
+			stderr: "panic: release: 65 pointer-free bytes released, but only 64 retained pointer-free\n\ngoroutine 1 [running]:\n  main.star:2:8: in <toplevel>\n",
+		},
+		{
+			name:   "pointers is not a bool",
+			files:  map[string]string{"main.star": "alloc(64, pointers=\"no\")\n"},
+			code:   2,
+			stderr: "panic: alloc: for parameter \"pointers\": got string, want bool\n\ngoroutine 1 [running]:\n  main.star:1:6: in <toplevel>\n",
+		},
+		{
 			name:   "gogc below -1",
 			files:  map[string]string{"main.star": "gogc(-2)\n"},
 			code:   2,

@@ -51,32 +51,40 @@ func (s *size) Unpack(v starlark.Value) error {
 	return fmt.Errorf("got %s, want int (bytes) or size string", v.Type())
 }
 
-// sizeArg unpacks the one size argument nbytes of alloc, retain and
-// release, and the calling goroutine.
-func sizeArg(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (*goroutine, int64, error) {
+// sizeArg unpacks the arguments of alloc, retain and release, nbytes
+// and pointers (True unless given), and returns them with the calling
+// goroutine.
+func sizeArg(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (*goroutine, int64, bool, error) {
 	var n size
-	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "nbytes", &n); err != nil {
-		return nil, 0, err
+	pointers := true
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "nbytes", &n, "pointers?", &pointers); err != nil {
+		return nil, 0, false, err
 	}
 	if n < 0 {
-		return nil, 0, fmt.Errorf("%s: negative size %d", b.Name(), n)
+		return nil, 0, false, fmt.Errorf("%s: negative size %d", b.Name(), n)
 	}
 	gr, err := r.goroutineOf(thread, b)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
-	return gr, int64(n), nil
+	return gr, int64(n), pointers, nil
 }
 
-// alloc(nbytes): allocate memory that dies young (an object nothing
-// keeps). It may start a GC cycle.
+// alloc(nbytes, pointers=True): allocate memory that dies young (an
+// object nothing keeps); pointers=False for pointer-free memory (a
+// []byte), which adds nothing to the scannable heap. It may start a GC
+// cycle.
 func alloc(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	gr, n, err := sizeArg(r, thread, b, args, kwargs)
+	gr, n, pointers, err := sizeArg(r, thread, b, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
 	stw := gr.mayStopTheWorld()
-	err = gr.g.Alloc(n)
+	if pointers {
+		err = gr.g.Alloc(n)
+	} else {
+		err = gr.g.AllocNoscan(n)
+	}
 	if stw {
 		gr.arm()
 	}
@@ -86,15 +94,21 @@ func alloc(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	return starlark.None, nil
 }
 
-// retain(nbytes): allocate memory that stays live until release. It may
-// start a GC cycle.
+// retain(nbytes, pointers=True): allocate memory that stays live until
+// release, and that every cycle marks and scans; pointers=False for
+// pointer-free memory (a []byte), which cycles mark without scanning: it
+// counts in the heap goal but adds no mark work. It may start a GC cycle.
 func retain(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	gr, n, err := sizeArg(r, thread, b, args, kwargs)
+	gr, n, pointers, err := sizeArg(r, thread, b, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
 	stw := gr.mayStopTheWorld()
-	err = gr.g.Retain(n)
+	if pointers {
+		err = gr.g.Retain(n)
+	} else {
+		err = gr.g.RetainNoscan(n)
+	}
 	if stw {
 		gr.arm()
 	}
@@ -104,13 +118,22 @@ func retain(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	return starlark.None, nil
 }
 
-// release(nbytes): drop retained memory; the next cycle does not mark it.
+// release(nbytes, pointers=True): drop retained memory, of the kind
+// retain(nbytes, pointers) made; the next cycle does not mark it.
 func release(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	gr, n, err := sizeArg(r, thread, b, args, kwargs)
+	gr, n, pointers, err := sizeArg(r, thread, b, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
-	if err := gr.g.ReleaseHeap(n); err != nil {
+	if pointers {
+		err = gr.g.ReleaseHeap(n)
+		if err != nil && r.m.GCStats().Noscan > 0 {
+			err = fmt.Errorf("%v; release(n, pointers=False) drops pointer-free memory", err)
+		}
+	} else {
+		err = gr.g.ReleaseNoscan(n)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s: %v", b.Name(), err)
 	}
 	return starlark.None, nil
@@ -203,6 +226,7 @@ func gcStats(s runtime.GCStats) *starlark.Dict {
 		{"heap_live", starlark.MakeUint64(s.HeapLive)},
 		{"heap_marked", starlark.MakeUint64(s.HeapMarked)},
 		{"retained", starlark.MakeInt64(s.Retained)},
+		{"retained_noscan", starlark.MakeInt64(s.Noscan)},
 		{"heap_goal", starlark.MakeUint64(s.HeapGoal)},
 		{"trigger", starlark.MakeUint64(s.Trigger)},
 		{"last_heap_goal", starlark.MakeUint64(s.LastHeapGoal)},

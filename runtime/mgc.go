@@ -123,8 +123,10 @@ func ParseGCCycle(name string) (GCCycle, error) {
 
 // gcState is the heap and the collector's part of the Machine.
 type gcState struct {
-	ctl      gcControllerState // the pacer (gcController)
-	retained int64             // bytes retained and not released: what the next mark finds
+	ctl            gcControllerState // the pacer (gcController)
+	retained       int64             // bytes retained and not released: what the next mark finds
+	retainedNoscan int64             // of those, the pointer-free ones: marked, not scanned
+	noscanLive     uint64            // the pointer-free bytes counted in heapLive (heapLive - heapScan, outside a cycle)
 
 	cycles         int64   // cycles started (work.cycles)
 	ended          int64   // cycles ended (memstats.numgc)
@@ -143,6 +145,8 @@ type gcState struct {
 	markBusy    int      // workers and assists in the middle of a chunk of mark work (work.nproc - work.nwait)
 	markHeap0   uint64   // heapLive when the mark began: bytes allocated since are allocated black
 	markRetain0 uint64   // the retained heap when the mark began
+	markNoscan0 uint64   // noscanLive when the mark began
+	markNoscanR uint64   // retainedNoscan when the mark began
 	idleWorkers int32    // idle workers marking now (gcController.idleMarkWorkers)
 	maxIdle     int32    // the most idle workers at once (setMaxIdleMarkWorkers)
 	workers     []*G     // every mark worker made (gcBgMarkStartWorkers)
@@ -202,21 +206,30 @@ func (m *Machine) gcSyncMapped() {
 }
 
 // mallocgc counts n more bytes of heap allocated by g, retained or not,
-// and starts a cycle if the heap has reached the trigger. The caller has
-// checked n. During the mark, g first pays for the allocation with a
+// holding pointers or not (noscan), and starts a cycle if the heap has
+// reached the trigger. The caller has checked n. During the mark, g first pays for the allocation with a
 // mark assist if it is in debt (deductAssistCredit), which may park it or
 // end the cycle. Mirrors mallocgc's accounting (deductAssistCredit,
 // gcController.update, memstats' totalAlloc) and its trigger test
 // (gcTrigger.test with gcTriggerHeap).
-func (m *Machine) mallocgc(g *G, n int64, retain bool) {
+func (m *Machine) mallocgc(g *G, n int64, retain, noscan bool) {
 	c := &m.gc.ctl
 	if m.gc.marking {
 		m.deductAssistCredit(g, n)
 	}
 	c.heapLive += uint64(n)
 	c.totalAlloc += uint64(n)
+	if noscan {
+		m.gc.noscanLive += uint64(n)
+	} else if !m.gc.marking {
+		// heapScan is fixed while a cycle is on (gcController.update).
+		c.heapScan += uint64(n)
+	}
 	if retain {
 		m.gc.retained += n
+		if noscan {
+			m.gc.retainedNoscan += n
+		}
 	}
 	m.gcSyncMapped()
 	if m.gc.marking {
@@ -267,9 +280,12 @@ func (m *Machine) gcStart(g *G, forced bool) {
 	m.gc.lastFractional = c.fractionalUtilizationGoal
 
 	// The mark: the retained heap, every goroutine's stack, the globals.
+	// Pointer-free retained bytes are marked but not scanned: no work.
 	m.gc.markHeap0 = c.heapLive
 	m.gc.markRetain0 = uint64(m.gc.retained)
-	c.heapScanWork = int64(m.gc.retained)
+	m.gc.markNoscan0 = m.gc.noscanLive
+	m.gc.markNoscanR = uint64(m.gc.retainedNoscan)
+	c.heapScanWork = m.gc.retained - m.gc.retainedNoscan
 	c.stackScanWork = int64(m.stackBytes())
 	c.globalsScanWork = int64(c.globalsScan)
 	if m.cfg.GCCycle >= GCMark {
@@ -458,8 +474,10 @@ func (m *Machine) gcMarkDone(g *G, started bool) {
 	// Mark termination: the unmarked bytes are garbage, which the sweep
 	// frees; the pacer starts over from the marked heap.
 	marked := m.gc.markRetain0 + (c.heapLive - m.gc.markHeap0)
+	noscanMarked := m.gc.markNoscanR + (m.gc.noscanLive - m.gc.markNoscan0)
 	c.totalFree += c.heapLive - marked
-	c.resetLive(marked)
+	c.resetLive(marked, marked-noscanMarked)
+	m.gc.noscanLive = noscanMarked
 	m.gcSyncMapped()
 	c.commit(false)
 	if stw {
@@ -582,39 +600,67 @@ func checkSize(n int64, live uint64) error {
 
 // Alloc allocates n bytes that die young: garbage by the next cycle
 // (mallocgc of an object nothing keeps). It may start a cycle.
-func (g *G) Alloc(n int64) error {
-	g.check()
-	if err := checkSize(n, g.m.gc.ctl.heapLive); err != nil {
-		return err
-	}
-	g.m.mallocgc(g, n, false)
-	return nil
-}
+func (g *G) Alloc(n int64) error { return g.malloc(n, false, false) }
+
+// AllocNoscan is Alloc of pointer-free memory (a []byte, a string): it
+// adds to the heap but not to the scannable heap (heapScan).
+func (g *G) AllocNoscan(n int64) error { return g.malloc(n, false, true) }
 
 // Retain allocates n bytes that stay reachable until ReleaseHeap (mallocgc of
-// an object the program keeps): the live heap that every cycle marks. It
-// may start a cycle.
-func (g *G) Retain(n int64) error {
+// an object the program keeps): the live heap that every cycle marks and
+// scans. It may start a cycle.
+func (g *G) Retain(n int64) error { return g.malloc(n, true, false) }
+
+// RetainNoscan is Retain of pointer-free memory: every cycle marks it,
+// and it counts in the heap goal as any live byte, but no cycle scans
+// it, so it adds no mark work (Go allocates such objects in noscan spans
+// and greys them without scanning).
+func (g *G) RetainNoscan(n int64) error { return g.malloc(n, true, true) }
+
+func (g *G) malloc(n int64, retain, noscan bool) error {
 	g.check()
 	if err := checkSize(n, g.m.gc.ctl.heapLive); err != nil {
 		return err
 	}
-	g.m.mallocgc(g, n, true)
+	g.m.mallocgc(g, n, retain, noscan)
 	return nil
 }
 
-// ReleaseHeap drops n retained bytes: the next cycle does not mark them.
-// The heap does not shrink before that cycle.
+// ReleaseHeap drops n retained bytes with pointers (Retain's): the next
+// cycle does not mark them. The heap does not shrink before that cycle.
 func (g *G) ReleaseHeap(n int64) error {
 	g.check()
 	if n < 0 {
 		return fmt.Errorf("negative size %d", n)
 	}
-	if n > g.m.gc.retained {
-		return fmt.Errorf("%d bytes released, but only %d retained", n, g.m.gc.retained)
+	if scan := g.m.gc.retained - g.m.gc.retainedNoscan; n > scan {
+		return fmt.Errorf("%d bytes released, but only %d retained%s", n, scan, g.m.noscanNote())
 	}
 	g.m.gc.retained -= n
 	return nil
+}
+
+// ReleaseNoscan drops n pointer-free retained bytes (RetainNoscan's).
+func (g *G) ReleaseNoscan(n int64) error {
+	g.check()
+	if n < 0 {
+		return fmt.Errorf("negative size %d", n)
+	}
+	if n > g.m.gc.retainedNoscan {
+		return fmt.Errorf("%d pointer-free bytes released, but only %d retained pointer-free", n, g.m.gc.retainedNoscan)
+	}
+	g.m.gc.retained -= n
+	g.m.gc.retainedNoscan -= n
+	return nil
+}
+
+// noscanNote says, for ReleaseHeap's error, how many pointer-free bytes
+// are retained besides, if any: they are released with ReleaseNoscan.
+func (m *Machine) noscanNote() string {
+	if m.gc.retainedNoscan == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" with pointers (%d more are pointer-free)", m.gc.retainedNoscan)
 }
 
 // GC runs a garbage collection cycle now, whatever the heap
@@ -674,6 +720,7 @@ type GCStats struct {
 	HeapLive     uint64  // the pacer's heapLive: marked by the last cycle plus allocated since
 	HeapMarked   uint64  // the heap the last cycle marked
 	Retained     int64   // bytes retained and not released
+	Noscan       int64   // of those, the pointer-free ones (RetainNoscan)
 	HeapGoal     uint64  // the heap goal now
 	Trigger      uint64  // the heap size at which the next cycle starts
 	LastHeapGoal uint64  // the heap goal when the last cycle ended
@@ -701,6 +748,7 @@ func (m *Machine) GCStats() GCStats {
 		HeapLive:     c.heapLive,
 		HeapMarked:   c.heapMarked,
 		Retained:     m.gc.retained,
+		Noscan:       m.gc.retainedNoscan,
 		HeapGoal:     goal,
 		Trigger:      trigger,
 		LastHeapGoal: c.lastHeapGoal,

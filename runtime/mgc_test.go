@@ -321,3 +321,70 @@ func TestGCStopTheWorldKeepsTimers(t *testing.T) {
 		t.Errorf("the sleeper did not wake when the world started at 80µs:\n%s", out)
 	}
 }
+
+// Pointer-free memory is marked and counted in the heap goal, but not
+// scanned: a cycle over 3 MiB retained without pointers does only the
+// stacks' and globals' scan work, and the pacer's scannable heap
+// (heapScan, lastHeapScan) leaves it out; over 3 MiB with pointers it
+// does 3 MiB more. The marked heap and the next goal are the same.
+func TestGCNoscan(t *testing.T) {
+	type result struct {
+		scanWork, lastHeapScan, heapScan, marked, goal uint64
+		retained, noscan                               int64
+	}
+	cycle := func(retain func(g *G, n int64) error) result {
+		m, _ := markRun(t, 1, false, func(g *G) error {
+			if err := retain(g, 3<<20); err != nil {
+				return err
+			}
+			if err := g.AllocNoscan(64 << 10); err != nil {
+				return err
+			}
+			g.GC()
+			return nil
+		})
+		c := &m.gc.ctl
+		s := m.GCStats()
+		return result{uint64(c.heapScanWork), c.lastHeapScan, c.heapScan, s.HeapMarked, s.HeapGoal, s.Retained, s.Noscan}
+	}
+	scan := cycle((*G).Retain)
+	noscan := cycle((*G).RetainNoscan)
+	if scan.scanWork != 3<<20 || scan.lastHeapScan != 3<<20 || scan.heapScan != 3<<20 || scan.noscan != 0 {
+		t.Errorf("with pointers: %+v; want 3 MiB of heap scan work, lastHeapScan and heapScan, nothing pointer-free", scan)
+	}
+	if noscan.scanWork != 0 || noscan.lastHeapScan != 0 || noscan.heapScan != 0 || noscan.noscan != 3<<20 {
+		t.Errorf("pointer-free: %+v; want no heap scan work, lastHeapScan and heapScan 0, 3 MiB pointer-free", noscan)
+	}
+	if noscan.marked != scan.marked || noscan.goal != scan.goal || noscan.retained != scan.retained || scan.marked != 3<<20 {
+		t.Errorf("marked %d and goal %d pointer-free, %d and %d with pointers: want the same, 3 MiB marked", noscan.marked, noscan.goal, scan.marked, scan.goal)
+	}
+}
+
+// Each kind of retained memory is released by its own call, and a
+// release of more than is retained of that kind says what there is.
+func TestGCReleaseNoscan(t *testing.T) {
+	gcRun(t, Config{}, func(g *G) error {
+		if err := g.Retain(mib); err != nil {
+			return err
+		}
+		if err := g.RetainNoscan(2 * mib); err != nil {
+			return err
+		}
+		check := func(what string, err error, want string) {
+			t.Helper()
+			if err == nil || err.Error() != want {
+				t.Errorf("%s: error %v, want %q", what, err, want)
+			}
+		}
+		check("ReleaseHeap(2 MiB)", g.ReleaseHeap(2*mib), "2097152 bytes released, but only 1048576 retained with pointers (2097152 more are pointer-free)")
+		check("ReleaseNoscan(3 MiB)", g.ReleaseNoscan(3*mib), "3145728 pointer-free bytes released, but only 2097152 retained pointer-free")
+		check("ReleaseNoscan(-1)", g.ReleaseNoscan(-1), "negative size -1")
+		if err := g.ReleaseNoscan(2 * mib); err != nil {
+			return err
+		}
+		if s := g.Machine().GCStats(); s.Retained != mib || s.Noscan != 0 {
+			t.Errorf("after releasing the pointer-free 2 MiB: retained %d, pointer-free %d; want 1 MiB and 0", s.Retained, s.Noscan)
+		}
+		return nil
+	})
+}

@@ -41,9 +41,14 @@
 // What the simulation leaves out, and why the numbers stay Go's:
 //
 //   - Scannable bytes. Go scans only the pointerful part of the heap
-//     (heapScan, lastHeapScan); a schedlab byte has no type, so every
-//     retained byte is scannable: the heap scan work of a cycle is the
-//     marked heap.
+//     (heapScan, lastHeapScan). A schedlab byte has no type, so the
+//     script says which bytes hold pointers: retain and alloc are
+//     scannable unless called with pointers=False (RetainNoscan,
+//     AllocNoscan). The heap scan work of a cycle is the scannable
+//     retained heap; heapScan is heapLive without its pointer-free
+//     bytes, and the bytes allocated black during a mark count as
+//     scannable (if they hold pointers) from the next cycle on, where Go
+//     counts them once a cycle has scanned them.
 //   - Stacks. Go counts the stack space it scanned in the last cycle
 //     (lastStackScan) in the goal. A schedlab goroutine has no stack to
 //     grow, so each goroutine alive at the cycle's mark counts with Go's
@@ -180,7 +185,7 @@ type gcControllerState struct {
 	// during the mark, and its inverse.
 	assistWorkPerByte  float64
 	assistBytesPerWork float64
-	heapScan           uint64 // the scannable heap, fixed when the cycle started: all of heapLive here
+	heapScan           uint64 // the scannable heap: heapLive but its pointer-free bytes; fixed while a cycle is on
 	maxStackScan       uint64 // the stack space that could be scanned: every stack alive
 
 	dedicatedMarkWorkersNeeded int64   // dedicated workers this cycle (startCycle)
@@ -369,7 +374,6 @@ func (c *gcControllerState) startCycle(markStartTime int64, procs int) {
 		c.fractionalUtilizationGoal = 0
 	}
 	c.dedicatedMarkWorkersNeeded = dedicated
-	c.heapScan = c.heapLive
 	c.revise(0)
 }
 
@@ -453,10 +457,14 @@ func (c *gcControllerState) endCycle(now int64, procs int) {
 }
 
 // resetLive sets up the next cycle after mark termination: the marked
-// heap is what is live now. Mirrors gcControllerState.resetLive.
-func (c *gcControllerState) resetLive(bytesMarked uint64) {
+// heap is what is live now, and scanMarked of it holds pointers. Mirrors
+// gcControllerState.resetLive (Go sets heapScan to the heap scan work
+// done; here what was allocated black during the mark counts as
+// scannable too, if it holds pointers, as it will be scanned next cycle).
+func (c *gcControllerState) resetLive(bytesMarked, scanMarked uint64) {
 	c.heapMarked = bytesMarked
 	c.heapLive = bytesMarked
+	c.heapScan = scanMarked
 	c.lastHeapScan = uint64(c.heapScanWork)
 	c.lastStackScan = uint64(c.stackScanWork)
 	c.triggered = ^uint64(0)

@@ -86,7 +86,7 @@ func pacer(gogc int32, marked, stack uint64) *gcControllerState {
 	c := new(gcControllerState)
 	c.init(gogc, NoMemoryLimit)
 	c.heapScanWork, c.stackScanWork = int64(marked), int64(stack)
-	c.resetLive(marked)
+	c.resetLive(marked, marked)
 	c.totalAlloc = marked
 	c.mappedReady = marked + stack
 	c.commit(true)
@@ -254,7 +254,7 @@ func TestConsMark(t *testing.T) {
 		c.heapScanWork = int64(c.heapMarked)
 		c.globalsScanWork = int64(c.globalsScan)
 		c.endCycle(1000, 4)
-		c.resetLive(c.heapMarked)
+		c.resetLive(c.heapMarked, c.heapMarked)
 		c.commit(true)
 	}
 	cycle(30 * mib)
