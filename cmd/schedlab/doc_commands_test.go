@@ -17,7 +17,7 @@ func TestVariantsDoc(t *testing.T) {
 // TestLabDoc keeps docs/lab.md's example table honest (see
 // checkDocCommands).
 func TestLabDoc(t *testing.T) {
-	checkDocCommands(t, "docs/lab.md", "lab", 4)
+	checkDocCommands(t, "docs/lab.md", "lab", 7)
 }
 
 // checkDocCommands runs every `$ schedlab` command of the console blocks
