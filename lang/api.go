@@ -91,6 +91,9 @@ type Options struct {
 	// (runtime.Config.Chooser): schedlab check walks the schedules
 	// with it. Every builtin call is then a safe point.
 	Chooser runtime.Chooser
+	// ChooseStalls makes the Chooser answer thread stalls too
+	// (runtime.Config.ChooseStalls, runtime.ChoiceStall).
+	ChooseStalls bool
 
 	// Costs is the costs profile that charges virtual time for Starlark
 	// steps and for the runtime's own work (runtime.Costs,

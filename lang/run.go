@@ -184,6 +184,7 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		CPUPeriod:     opts.CPUPeriod,
 		CPUs:          opts.CPUs,
 		Chooser:       opts.Chooser,
+		ChooseStalls:  opts.ChooseStalls,
 		RuntimeMain:   opts.RuntimeMain,
 		GOGC:          opts.GOGC,
 		MemoryLimit:   opts.MemoryLimit,

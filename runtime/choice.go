@@ -33,6 +33,20 @@
 //     them wins, by its rank among the ready cases in case order. Go
 //     decides by selectgo's random poll order (cheaprandn); every ready
 //     case can win there, so every one is a schedule Go can produce.
+//   - ChoiceStall, only with Config.ChooseStalls, at a safe point where
+//     the G runs on (neither preempted nor interleaved) and something of
+//     the process other than sysmon is due later (a timer, another P's
+//     G, a thread's wake-up, the world outside): 0 goes on; 1 makes the
+//     G's thread lose its CPU until then, and until what is due then has
+//     run, the G still on its P and its M, as the OS can deschedule a
+//     thread for any time. A longer stall is several: each one lasts to
+//     the next event. The time passes
+//     for that thread alone: timers fire and other Ps run meanwhile,
+//     and sysmon goes on ticking (and may ask for a preemption). It is
+//     the one choice that moves the clock: without it a preempted G
+//     resumes at the same instant when nothing else can run, so a bug
+//     that needs a goroutine late by more than a sleep is out of reach.
+//     It counts as a preemption for a bound.
 //
 // What a Chooser does not decide: which waiter a close or an unlock wakes
 // (the queue's order, as in Go, which is FIFO), the order of actions due
@@ -64,6 +78,7 @@ const (
 	ChoicePreempt    ChoiceKind = iota // at a safe point: 0 runs on, 1 preempts
 	ChoiceSelect                       // a select's winner among its ready cases
 	ChoiceInterleave                   // at a safe point: 0 runs on, 1 lets what else is due now go first
+	ChoiceStall                        // at a safe point: 0 runs on, 1 loses the CPU until the next action of the process is due
 )
 
 func (k ChoiceKind) String() string {
@@ -74,6 +89,8 @@ func (k ChoiceKind) String() string {
 		return "select"
 	case ChoiceInterleave:
 		return "interleave"
+	case ChoiceStall:
+		return "stall"
 	}
 	return "choice?"
 }
@@ -119,6 +136,26 @@ func (m *Machine) chooserInterleave(gp *G) bool {
 		return false
 	}
 	return m.choose(ChoiceInterleave, gp, 2) == 1
+}
+
+// chooserStall returns how long gp's thread loses its CPU at this safe
+// point: until the next action of the process other than sysmon's is
+// due, if the Chooser says so, or 0. It is asked only with
+// Config.ChooseStalls and when such an action is queued for later.
+func (m *Machine) chooserStall(gp *G) int64 {
+	if !m.cfg.ChooseStalls || gp.mp == nil || gp.mp.p == nil {
+		return 0
+	}
+	next := int64(-1)
+	for _, a := range m.actions {
+		if a.kind != actSysmon && a.when > m.now && a.when != maxWhen && (next < 0 || a.when < next) {
+			next = a.when
+		}
+	}
+	if next < 0 || m.choose(ChoiceStall, gp, 2) == 0 {
+		return 0
+	}
+	return next - m.now
 }
 
 // interleave lets every action due now run before gp goes on: gp yields

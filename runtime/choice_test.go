@@ -112,3 +112,70 @@ func TestTrackerChangesNothing(t *testing.T) {
 		t.Errorf("a Tracker changed the run")
 	}
 }
+
+// stallAt is a Chooser that answers 1 to the nth ChoiceStall it is asked
+// (from 1) and 0 to everything else, and counts the stall questions.
+type stallAt struct {
+	n, asked int
+}
+
+func (s *stallAt) Choose(kind ChoiceKind, g int64, n int) int {
+	if kind != ChoiceStall {
+		return 0
+	}
+	s.asked++
+	if s.asked == s.n {
+		return 1
+	}
+	return 0
+}
+
+// A stall makes the running G's thread lose its CPU until the next event
+// of the process other than sysmon's is due: here the sleeper's timer,
+// 100µs on. The sleeper then runs first on the other P and its send is
+// seen before main's, which it cannot be without the stall. Without
+// Config.ChooseStalls the question is never asked.
+func TestChoiceStall(t *testing.T) {
+	run := func(stalls bool, ch *stallAt) (order string, at int64) {
+		t.Helper()
+		var got []string
+		m := NewMachine(Config{Procs: 2, Chooser: ch, ChooseStalls: stalls, Costs: ZeroCosts()})
+		defer m.Close()
+		m.Start(func(g *G) error {
+			c, _ := g.Machine().NewChan(2)
+			g.Go(func(g *G) error {
+				g.Sleep(100_000)
+				g.Send(c, "sleeper")
+				return nil
+			}, "sleeper")
+			g.Work(1000) // the sleeper is on the other P by now, asleep
+			g.SafePoint()
+			at = g.Now()
+			g.Send(c, "main")
+			for range 2 {
+				v, _ := g.Recv(c)
+				got = append(got, v.(string))
+			}
+			return nil
+		})
+		if res := *m.Run(); res.Outcome != Exited {
+			t.Fatalf("outcome %v: %v", res.Outcome, res.Err)
+		}
+		return strings.Join(got, " "), at
+	}
+	if order, at := run(false, &stallAt{n: 1}); order != "main sleeper" || at != 1000 {
+		t.Errorf("without stalls: %q at %dns; want main first, at 1000ns", order, at)
+	}
+	ch := &stallAt{n: 1}
+	if order, at := run(true, ch); order != "sleeper main" || at != 100_000 {
+		t.Errorf("with a stall at the safe point: %q, main going on at %dns; want the sleeper first, main at 100000ns (the sleeper's timer)", order, at)
+	}
+	if ch.asked == 0 {
+		t.Error("no stall question asked with ChooseStalls")
+	}
+	none := &stallAt{}
+	run(false, none)
+	if none.asked != 0 {
+		t.Errorf("%d stall questions without ChooseStalls, want 0", none.asked)
+	}
+}

@@ -109,6 +109,11 @@ type Config struct {
 	// a safe point preempts and which ready case a select takes. Nil
 	// leaves them to Go's rules, the perturbations and the PRNG.
 	Chooser Chooser
+	// ChooseStalls makes the Chooser answer ChoiceStall too: at a safe
+	// point, whether the running G's thread loses its CPU until the next
+	// action of the process is due (choice.go). False asks no such
+	// question, and a run is as without it.
+	ChooseStalls bool
 	// CPUs is the machine's CPU count (cpus.go): at most that many
 	// threads of the process run at a time, the others take turns; 0
 	// means every thread has a CPU of its own.

@@ -158,7 +158,14 @@ func (g *G) SafePoint() {
 		g.co.yield()
 		return
 	}
-	if g.m.cfg.Chooser != nil && g.m.chooserInterleave(g) {
-		g.interleave()
+	if g.m.cfg.Chooser != nil {
+		if g.m.chooserInterleave(g) {
+			g.interleave()
+		} else if d := g.m.chooserStall(g); d > 0 {
+			// Off the CPU until the next event is due, and back only
+			// after what is due then has run.
+			g.spend(d, true)
+			g.interleave()
+		}
 	}
 }

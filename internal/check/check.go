@@ -89,7 +89,7 @@ type Run struct {
 // preempts reports whether p's answer switches away from a G that could
 // have gone on: a preemption, or letting what else is due go first.
 func (p Point) preempts() bool {
-	return p.Answer == 1 && (p.Kind == runtime.ChoicePreempt || p.Kind == runtime.ChoiceInterleave)
+	return p.Answer == 1 && (p.Kind == runtime.ChoicePreempt || p.Kind == runtime.ChoiceInterleave || p.Kind == runtime.ChoiceStall)
 }
 
 // Schedule returns the answers of r's choice points.

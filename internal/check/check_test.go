@@ -237,3 +237,44 @@ func TestNext(t *testing.T) {
 		}
 	}
 }
+
+// lateMain's assert fails only if main is late by the setter's 100µs
+// sleep between its two reads of flag: no preemption makes it so (a
+// preempted main resumes at once when nothing else can run), a thread
+// stall does.
+const lateMain = `flag = [0]
+def setter():
+    sleep("100us")
+    flag[0] = 1
+spawn(setter)
+work("10us")
+before = flag[0]
+now()
+assert(flag[0] == before, "main was late: the setter ran in between")
+`
+
+// TestWalkStalls: without stalls the complete walk of lateMain finds no
+// failure; with Options.ChooseStalls a stall at main's safe point, one
+// against the bound, finds it, and the failing schedule replays.
+func TestWalkStalls(t *testing.T) {
+	for _, stalls := range []bool{false, true} {
+		cfg := Config{Program: compile(t, lateMain), Options: lang.Options{Procs: 2, Costs: runtime.ZeroCosts(), ChooseStalls: stalls}, Bound: 1, StopAtFailure: true}
+		v, err := Walk(cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case !stalls && (v.Failure != nil || !v.Complete):
+			t.Errorf("without stalls: failure %v, complete %v; want a complete walk without failure", v.Failure != nil, v.Complete)
+		case stalls && v.Failure == nil:
+			t.Errorf("with stalls: no failure in %d schedules", v.Schedules)
+		case stalls:
+			if n := v.Failure.Preemptions(); n != 1 {
+				t.Errorf("the failing schedule has %d preemptions, want 1 (a stall)", n)
+			}
+			if !strings.Contains(string(v.Failure.Stderr), "main was late") {
+				t.Errorf("the failing run says %q", v.Failure.Stderr)
+			}
+		}
+	}
+}

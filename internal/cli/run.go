@@ -118,6 +118,9 @@ func (h Host) Run(args []string, stdout, stderr io.Writer) int {
 
 	// Then the script's directives, overridden by the command line.
 	s, err := settingsFor(filename, src, args)
+	if err == nil && s.Stalls && s.Choices == nil {
+		err = errors.New("schedlab run: --stalls=on answers thread stalls in a schedule: give it with --choices or --schedule (schedlab check prints both)")
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
 		return 2

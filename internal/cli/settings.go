@@ -82,6 +82,7 @@ type Settings struct {
 	MemLimit      int64         // the soft memory limit in bytes at start; runtime.NoMemoryLimit for none (--memlimit)
 	GCCycle       string        // how much of a GC cycle is modelled: "instant", "stw" or "mark" (--gc-cycle)
 	GCAssist      bool          // goroutines that allocate during the mark pay mark assists (--gc-assist)
+	Stalls        bool          // the choice points include thread stalls (--stalls, runtime.ChoiceStall)
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
@@ -150,6 +151,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(schedFlag{&s.Sched}, "sched", "run under the scheduler `VARIANT`: go (Go's own), central (one global queue under one lock, Go 1.0), handoff (hand a readied goroutine to a newly woken thread), eager (wake a thread on every ready while a P is idle), no-runnext, no-steal, runq=N (a local ring of N); see docs/variants.md")
 	fs.Var(&choice{&s.Startup, []string{"go", "bare"}}, "startup", "how the run starts (`bare|go`): bare starts main alone on M0 and P0, the textbook start; go runs runtime.main's start-up first (its own goroutines, queued and parked, and the threads their spawns woke), as every Go program starts (see docs/runtime.md)")
 	fs.Var(choicesFlag{s}, "choices", "replay the schedule `LIST`: answers to the engine's choice points, such as 0,1,0, as schedlab check prints them (see docs/check.md)")
+	fs.Var((*onOff)(&s.Stalls), "stalls", "with --choices or --schedule, and under schedlab check: the choice points include thread stalls, a safe point where the goroutine's thread loses its CPU until the next event of the process is due: `on|off` (default off; see docs/check.md)")
 	fs.Var(scheduleFlag{s}, "schedule", "replay the schedule in `FILE`, as schedlab check --out writes it; the script and the settings must be those it was found with")
 	fs.Var(&choice{&s.Perturb, PerturbModes}, "perturb", "vary the schedule from the seed: `none|timing|runnext|pct|all` (see schedlab help explore)")
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
@@ -216,6 +218,9 @@ func (s *Settings) Header() trace.Header {
 	}
 	if s.Perturb != "none" {
 		kv = append(kv, trace.KV{Key: "perturb", Value: s.Perturb})
+	}
+	if s.Stalls {
+		kv = append(kv, trace.KV{Key: "stalls", Value: "on"})
 	}
 	if s.Choices != nil {
 		kv = append(kv, trace.KV{Key: "choices", Value: formatChoices(s.Choices)})
@@ -532,6 +537,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		Costs:         s.CostsProfile(),
 		TraceStates:   s.TraceStates,
 		Chooser:       s.replay(),
+		ChooseStalls:  s.Stalls,
 		Sched:         s.Policy(),
 		RuntimeMain:   s.Startup == "go",
 	}
