@@ -73,13 +73,15 @@ type Options struct {
 	// process (overrun.go).
 	OnOverrun func(le *runtime.LimitError, report []byte)
 
-	// Step budgets; zero means the default. SliceSteps is the number of
-	// Starlark steps that stand for Go's 10ms time slice: with Preempt, a
-	// P whose goroutines run that many steps without a new dispatch
-	// preempts the one running (DefaultSliceSteps). WedgeSteps is how many
-	// steps a goroutine may run when Preempt is off, after its preemption
-	// was requested, without a call that would honour the request, before
-	// the run ends as wedged (DefaultWedgeSteps).
+	// Step budgets, the engine's (runtime.Config, runtime/steps.go); zero
+	// means the default. SliceSteps is the number of Starlark steps that
+	// stand for Go's 10ms time slice when steps take no time: with
+	// Preempt, a P whose goroutines run that many steps without a new
+	// dispatch preempts the one running (runtime.DefaultSliceSteps).
+	// WedgeSteps is how many steps a goroutine may run when Preempt is
+	// off, after its preemption was requested, without a call that would
+	// honour the request, before the run ends as wedged
+	// (runtime.DefaultWedgeSteps).
 	SliceSteps uint64
 	WedgeSteps uint64
 

@@ -268,6 +268,8 @@ for i in range(N):
 `},
 	// One op is an uncontended lock and unlock.
 	{"mutex", "mu = mutex()\nfor _ in range(N):\n    mu.lock()\n    mu.unlock()\n"},
+	// One op is a wg.add(1) and a wg.done() that wakes no one.
+	{"waitgroup", "wg = waitgroup()\nfor _ in range(N):\n    wg.add(1)\n    wg.done()\n"},
 	// One op is a sleep of 1µs with nothing else to run: a timer, the P
 	// idle until it fires, and back.
 	{"sleep", "for _ in range(N):\n    sleep(\"1us\")\n"},

@@ -5,9 +5,9 @@
 // never through package state, and does what a Go program does by calling
 // the engine's method on that goroutine's G. A builtin that
 // may give up the processor (block, yield, sleep, work, a syscall) calls
-// gr.account() before the engine call and gr.arm() after it: the steps the
-// goroutine ran so far are counted while it still holds its P, and its step
-// budget is set again once it runs (see run.go).
+// the engine inside gr.blocking, which accounts before the call and arms
+// after it: the steps the goroutine ran so far are counted while it still
+// holds its P, and its step budget is set again once it runs (see run.go).
 
 package lang
 
@@ -131,15 +131,17 @@ func spawn(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 // function with its arguments), and returns its task.
 func (gr *goroutine) spawn(child *goroutine, body func() error) (starlark.Value, error) {
 	r := gr.run
-	gr.account()
 	f := child.main(body)
 	if r.wrapGoroutine != nil {
 		f = r.wrapGoroutine(f)
 	}
-	gr.spawning = child
-	ng, err := gr.g.Go(f, child.name)
-	gr.spawning = nil
-	gr.arm()
+	var ng *runtime.G
+	var err error
+	gr.blocking(func(g *runtime.G) {
+		gr.spawning = child
+		ng, err = g.Go(f, child.name)
+		gr.spawning = nil
+	})
 	if err != nil {
 		child.forget()
 		return nil, err
@@ -158,9 +160,7 @@ func gosched(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	gr.g.Gosched()
-	gr.arm()
+	gr.blocking((*runtime.G).Gosched)
 	return starlark.None, nil
 }
 
@@ -174,9 +174,8 @@ func park(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	v := gr.g.Park(reason)
-	gr.arm()
+	var v any
+	gr.blocking(func(g *runtime.G) { v = g.Park(reason) })
 	return toValue(v), nil
 }
 
@@ -273,9 +272,10 @@ func select_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	i, v, ok, err := gr.g.Select(cases, !dflt)
-	gr.arm()
+	var i int
+	var v any
+	var ok bool
+	gr.blocking(func(g *runtime.G) { i, v, ok, err = g.Select(cases, !dflt) })
 	if err != nil {
 		return nil, err
 	}
@@ -362,9 +362,7 @@ func sleep(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if d <= 0 {
 		return starlark.None, nil
 	}
-	gr.account()
-	gr.g.Sleep(int64(d))
-	gr.arm()
+	gr.blocking(func(g *runtime.G) { g.Sleep(int64(d)) })
 	return starlark.None, nil
 }
 
@@ -374,9 +372,7 @@ func work(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	gr.g.Work(d)
-	gr.arm()
+	gr.blocking(func(g *runtime.G) { g.Work(d) })
 	return starlark.None, nil
 }
 
@@ -386,9 +382,7 @@ func syscall(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	gr.g.Syscall(d)
-	gr.arm()
+	gr.blocking(func(g *runtime.G) { g.Syscall(d) })
 	return starlark.None, nil
 }
 
@@ -448,9 +442,8 @@ func gomaxprocs(r *run, thread *starlark.Thread, b *starlark.Builtin, args starl
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	prev, err := gr.g.GOMAXPROCS(n)
-	gr.arm()
+	var prev int
+	gr.blocking(func(g *runtime.G) { prev, err = g.GOMAXPROCS(n) })
 	if err != nil {
 		return nil, err
 	}

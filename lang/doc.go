@@ -19,7 +19,9 @@
 //     which runs a compiled script to its end (runMachine).
 //   - run.go: one run: the construction of its Machine, G1 and threads
 //     (start, machineConfig, newThread), each goroutine as a Starlark
-//     thread, and the steps that preemption and the limits count.
+//     thread, and its steps: told to the engine, which decides the time
+//     slice and its preemption (account, arm, blocking), and counted
+//     against the limits.
 //   - builtins.go: the builtins, in one literal table.
 //   - values.go: the value types: task, chan, select_case, mutex,
 //     waitgroup.

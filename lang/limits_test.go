@@ -42,7 +42,7 @@ func TestTightLoopPreempted(t *testing.T) {
 }
 
 // TestWedged: with preemption off, the same loop wedges the only P, and
-// the run ends after DefaultWedgeSteps steps of G2 with the diagnosis
+// the run ends after runtime.DefaultWedgeSteps steps of G2 with the diagnosis
 // naming it, then the dump.
 func TestWedged(t *testing.T) {
 	if testing.Short() {

@@ -110,9 +110,8 @@ func dial(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	c, err := gr.g.Dial(addr)
-	gr.arm()
+	var c *runtime.Conn
+	gr.blocking(func(g *runtime.G) { c, err = g.Dial(addr) })
 	if err != nil {
 		var ne *runtime.NetError
 		if errors.As(err, &ne) && ne.Refused() {
@@ -169,9 +168,8 @@ func listener_accept(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	c, err := gr.g.Accept(l.l)
-	gr.arm()
+	var c *runtime.Conn
+	gr.blocking(func(g *runtime.G) { c, err = g.Accept(l.l) })
 	if err != nil {
 		return netResult(nil, err)
 	}
@@ -278,9 +276,9 @@ func conn_read(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	v, ok, err := gr.g.Read(c.c)
-	gr.arm()
+	var v any
+	var ok bool
+	gr.blocking(func(g *runtime.G) { v, ok, err = g.Read(c.c) })
 	if err != nil || !ok {
 		return netResult(starlark.None, err)
 	}

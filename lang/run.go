@@ -20,39 +20,35 @@
 //
 // Steps are also what preemption and the limits are counted in:
 //
-//   - With preemption on and a profile whose steps take time, the time
-//     slice is sysmon's 10ms of virtual time, as in Go: the engine
-//     preempts a G in the middle of the time its steps take.
-//   - With preemption on and steps that take no time (the zero
-//     profile), a P that has run SliceSteps steps since its last
-//     dispatch (a GoStart that did not inherit a time slice, i.e. since
-//     its schedtick changed) preempts its G at the next instruction: the
-//     G goes to the global queue through G.Preempt, as sysmon's 10ms
-//     preemption does. Gs that hand the P to each other through runnext
-//     share the slice, as in Go.
+//   - The time slice and its preemption are the engine's
+//     (runtime/steps.go, after sysmon's retake): with steps that take
+//     time it is sysmon's 10ms of virtual time; with steps that take none
+//     (the zero profile) it is SliceSteps steps of a P, at whose end the
+//     G is preempted to the global queue (preemption on) or its
+//     preemption is requested (off). With preemption off, a G that runs
+//     WedgeSteps steps after its request without a call has wedged the
+//     cooperative scheduler, and the run ends. The goroutine only tells
+//     its G what it ran (RanSteps), asks how far it may run
+//     (G.StepBudget), and at the end of that budget lets the engine
+//     decide (G.StepsSpent).
 //   - With preemption off (Go before 1.14, or GODEBUG=asyncpreemptoff=1)
-//     the request to preempt comes as it does with preemption on, from
-//     sysmon at 10ms of virtual time or, with the zero profile, at the
-//     end of the P's SliceSteps (G.RequestPreempt), but only a call
-//     honours it: a builtin call (in caller) and a Starlark function call
-//     stand for the stack check in a Go function's prologue
-//     (G.Morestack, newstack's stackPreempt). While a request is pending
-//     the thread stops at every step (arm sets checking, stackCheck): a
-//     step deeper in the call stack than the one before begins a
-//     function's body. A loop without calls never sees the request; when
-//     it has run WedgeSteps steps since the request, the run ends: the
-//     cooperative scheduler is wedged. Starlark's own builtins (len,
-//     range, str, ...) are not checks, as most are not calls in Go.
+//     only a call honours a pending request: a builtin call (in caller)
+//     and a Starlark function call stand for the stack check in a Go
+//     function's prologue (G.Morestack, newstack's stackPreempt). While a
+//     request is pending the thread stops at every step (arm sets
+//     checking, stackCheck): a step deeper in the call stack than the one
+//     before begins a function's body. A loop without calls never sees
+//     the request. Starlark's own builtins (len, range, str, ...) are not
+//     checks, as most are not calls in Go.
 //   - MaxSteps bounds the steps of all goroutines together.
 //
 // The counts are kept exact with thread.OnMaxSteps: a thread's step limit
-// is always set (arm) to the first step at which one of these budgets or
-// the quantum runs out, and the steps a G has run are added up and
-// charged (account) at every builtin call. Dispatches are learnt from two
-// counters of the engine, compared with the values seen last (sync): the
-// G's Dispatches and its P's Schedtick, which is also how sysmon's retake
-// tells a new time slice. The run is no Tracer, so with tracing off the
-// engine builds no events at all.
+// is always set (arm, setLimit) to the first step at which the engine's
+// budget, MaxSteps or the call-depth check runs out, and the steps a G
+// has run are added up and charged (account) at every builtin call. A
+// builtin that may give up the processor runs its engine call inside
+// blocking, which accounts before it and arms after it. The run is no
+// Tracer, so with tracing off the engine builds no events at all.
 //
 // A run is built in one place, whoever drives it. RunFile and Program.Run
 // (runMain) and every world of a REPL Session (newWorld) make the run's
@@ -81,20 +77,10 @@ import (
 	"github.com/schedlab/schedlab/runtime"
 )
 
-// Default step budgets.
-const (
-	// DefaultSliceSteps is the number of Starlark steps that stand for
-	// Go's 10ms time slice (forcePreemptNS). A step is about one bytecode
-	// instruction (a `while i < n: i += 1` loop takes 9 per turn); a
-	// million of them take go.starlark.net 10-30ms on current hardware.
-	DefaultSliceSteps = 1_000_000
-
-	// DefaultWedgeSteps is how many steps a goroutine may run, when
-	// preemption is off, after its preemption was requested without
-	// reaching a call (a loop without calls), before the run is declared
-	// wedged.
-	DefaultWedgeSteps = 10_000_000
-)
+// threadsMax is how many threads of goroutines that returned a run keeps
+// for the next spawns (threadput), as the engine keeps coroFreeMax
+// coroutines.
+const threadsMax = 1024
 
 // run is the state of one script run, shared by its goroutines.
 type run struct {
@@ -117,40 +103,30 @@ type run struct {
 	// world goes on).
 	wrapGoroutine func(runtime.Func) runtime.Func
 
-	sliceSteps uint64
-	wedgeSteps uint64
-	perturbed  bool            // Options.Perturb may preempt at safe points
-	warnedNs   bool            // the warning about a bare small int as a duration was given (smallDuration)
-	smallNs    map[posKey]bool // calls whose duration is an int literal below 1000 (findSmallDurations)
-	sharedWhy  string          // why goroutines may share a changing plain value, "" if they cannot (sharedPlainState)
-	timed      bool            // steps take virtual time: the slice is sysmon's 10ms, not SliceSteps
-	steps      uint64          // steps of all goroutines, as of the last account
-	pslice     []pslice        // by P: the steps of its current time slice
+	perturbed bool            // Options.Perturb may preempt at safe points
+	warnedNs  bool            // the warning about a bare small int as a duration was given (smallDuration)
+	smallNs   map[posKey]bool // calls whose duration is an int literal below 1000 (findSmallDurations)
+	sharedWhy string          // why goroutines may share a changing plain value, "" if they cannot (sharedPlainState)
+	steps     uint64          // steps of all goroutines, as of the last account
 
 	stopped atomic.Pointer[runtime.LimitError] // the host limit (wall clock, memory) that stopped the run
 	endMu   sync.Mutex                         // guards ended (overrun.go)
 	ended   bool                               // the run is over: no overrun report any more
 	mu      sync.Mutex                         // guards alive and the goroutines' threads, which stop cancels
 	alive   []*goroutine                       // goroutines still alive, whose threads stop cancels; gr.slot indexes it
+	threads []*starlark.Thread                 // threads whose goroutine returned, for the next spawns (threadput)
+	done    *starlark.Thread                   // the thread a goroutine keeps once its own is in threads: it never runs
 }
 
 func newRun(opts Options) *run {
 	r := &run{
-		opts:       opts,
-		stdout:     opts.Stdout,
-		modules:    make(map[string]*module),
-		sliceSteps: opts.SliceSteps,
-		wedgeSteps: opts.WedgeSteps,
-		perturbed:  opts.Perturb.PreemptProb > 0 || opts.Perturb.PCTDepth > 0 || opts.Perturb.Stalls || opts.Chooser != nil,
+		opts:      opts,
+		stdout:    opts.Stdout,
+		modules:   make(map[string]*module),
+		perturbed: opts.Perturb.PreemptProb > 0 || opts.Perturb.PCTDepth > 0 || opts.Perturb.Stalls || opts.Chooser != nil,
 	}
 	if r.stdout == nil {
 		r.stdout = io.Discard
-	}
-	if r.sliceSteps == 0 {
-		r.sliceSteps = DefaultSliceSteps
-	}
-	if r.wedgeSteps == 0 {
-		r.wedgeSteps = DefaultWedgeSteps
 	}
 	r.loadFn = r.load
 	r.printFn = func(_ *starlark.Thread, msg string) { r.print(r.current(), msg) }
@@ -177,6 +153,8 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 		Perturb:       opts.Perturb,
 		Costs:         opts.Costs,
 		Quantum:       opts.Quantum,
+		SliceSteps:    opts.SliceSteps,
+		WedgeSteps:    opts.WedgeSteps,
 		TraceStates:   opts.TraceStates,
 		Sched:         opts.Sched,
 		NetLatency:    opts.NetLatency,
@@ -205,7 +183,6 @@ func (r *run) machineConfig(tracer runtime.Tracer) runtime.Config {
 // machineConfig and newThread, never into one of the callers.
 func (r *run) start(tracer runtime.Tracer, body func(main *goroutine) error) *goroutine {
 	r.m = runtime.NewMachine(r.machineConfig(tracer))
-	r.timed = r.m.StepsTakeTime()
 	if r.opts.OnStart != nil {
 		r.opts.OnStart(r.m)
 	}
@@ -246,13 +223,6 @@ func catchInternal(f func()) (ie *runtime.InternalError) {
 	}()
 	f()
 	return nil
-}
-
-// A pslice counts the steps run on one P in its current time slice: the
-// slice that began when the P's schedtick became tick.
-type pslice struct {
-	tick  uint32
-	steps uint64
 }
 
 // print writes one print() line: to Stdout, and as an EvPrint event when
@@ -328,13 +298,9 @@ type goroutine struct {
 	spawning *goroutine         // the child it is creating, during its spawn (for the GoCreate's entry stack)
 
 	counted    uint64              // thread.Steps already added to run.steps
-	sinceStart uint64              // steps since the G was last put on a CPU
-	dispatches uint64              // the G's Dispatches when sinceStart was last reset
 	limitAt    uint64              // the step limit arm set: the first step at which a budget runs out
 	checking   bool                // preemption off and a request pending: every step looks for a call (onMaxSteps)
 	checkDepth int                 // while checking, the call depth at the last step
-	requested  bool                // preemption off: a request is pending since sinceStart was requestAt
-	requestAt  uint64              // sinceStart when the pending request was first seen
 	limit      *runtime.LimitError // a step limit this goroutine ran into
 	overflowed bool                // it went more than maxCallDepth calls deep
 	stack      starlark.CallStack  // the stack at the error that ended it
@@ -342,15 +308,15 @@ type goroutine struct {
 	slot       int                 // its index in run.alive, -1 once forgotten
 }
 
-// newGoroutine makes the goroutine that will run fn, and its thread
-// (newThread).
+// newGoroutine makes the goroutine that will run fn, and gives it a
+// thread (threadget: a returned goroutine's, or a new one).
 func (r *run) newGoroutine(name string, fn starlark.Callable) *goroutine {
 	gr := &goroutine{run: r, name: name, fn: fn}
 	gr.taskv.gr = gr
 	gr.task = &gr.taskv
-	th := r.newThread("")
-	gr.thread = th
 	r.mu.Lock()
+	th := r.threadget()
+	gr.thread = th
 	gr.slot = len(r.alive)
 	r.alive = append(r.alive, gr)
 	if le := r.stopped.Load(); le != nil {
@@ -358,6 +324,48 @@ func (r *run) newGoroutine(name string, fn starlark.Callable) *goroutine {
 	}
 	r.mu.Unlock()
 	return gr
+}
+
+// threadget returns a thread for a new goroutine: one that a goroutine
+// that returned left (threadput), or a new one (newThread). r.mu must be
+// held.
+func (r *run) threadget() *starlark.Thread {
+	n := len(r.threads)
+	if n == 0 {
+		return r.newThread("")
+	}
+	th := r.threads[n-1]
+	r.threads[n-1] = nil
+	r.threads = r.threads[:n-1]
+	// As newThread makes it: no steps, no limit, not cancelled (a stop
+	// between its last goroutine's return and threadput may have
+	// cancelled it; newGoroutine cancels it again if the run stopped).
+	th.Steps = 0
+	th.SetMaxExecutionSteps(math.MaxUint64) // a new thread's once it has run
+	th.Uncancel()
+	return th
+}
+
+// threadput keeps the thread of gr, a spawned goroutine whose function
+// returned without an error, for a goroutine spawned later (threadget):
+// its stack of the interpreter's frames has grown already, so the next
+// goroutine's calls allocate no frame, as the engine's finished
+// coroutines keep their host stacks (coroFor). gr keeps instead the
+// run's done thread, which never runs: like a thread whose function
+// returned, it has no frames, so every view of a dead goroutine (its
+// backtrace in a trace or a dump) is what it was. At most threadsMax are
+// kept (100,000 goroutines released at once need not leave 100,000
+// threads); the others are left to the collector. r.mu must be held.
+func (r *run) threadput(gr *goroutine) {
+	if len(r.threads) >= threadsMax {
+		return
+	}
+	if r.done == nil {
+		r.done = r.newThread("")
+	}
+	r.threads = append(r.threads, gr.thread)
+	gr.thread = r.done
+	gr.counted = 0 // the done thread's Steps
 }
 
 // bind ties gr to its G, once the engine has made it.
@@ -417,6 +425,12 @@ func (gr *goroutine) exit(err error) error {
 	gr.ended = true
 	gr.forget()
 	if err == nil {
+		if gr.fn != nil { // not main, whose thread a REPL session renews
+			r := gr.run
+			r.mu.Lock()
+			r.threadput(gr)
+			r.mu.Unlock()
+		}
 		return nil
 	}
 	if gr.limit != nil {
@@ -454,77 +468,45 @@ func errorStack(err error) starlark.CallStack {
 }
 
 // account adds the steps the goroutine ran since the last account to the
-// run's total, its P's slice and its own count. It is called while the G
-// still holds its P: before any builtin that may give up the processor, in
-// OnMaxSteps, and when the goroutine ends.
+// run's total and tells its G (G.RanSteps), which charges their time and
+// counts them in its own and its P's time slice. It is called while the G
+// still holds its P: before any builtin that may give up the processor
+// (blocking), in OnMaxSteps, and when the goroutine ends. It reports
+// whether other goroutines ran meanwhile.
 func (gr *goroutine) account() bool {
-	r := gr.run
 	d := gr.thread.Steps - gr.counted
 	if d == 0 {
 		return false
 	}
 	gr.counted = gr.thread.Steps
-	r.steps += d
-	ps := gr.sync()
-	gr.sinceStart += d
-	if ps != nil {
-		ps.steps += d
-	}
+	gr.run.steps += d
 	return gr.g.RanSteps(d)
 }
 
-// sync catches up with the dispatches the engine made since gr last
-// looked: if its G was put on a CPU again, the steps since it started
-// restart from zero; if its P began a new time slice (its schedtick moved),
-// so do the P's. It returns the P's count, or nil when the G has no P.
-// Only the G running on a P adds to the P's count, and it syncs first, so
-// the count never mixes two slices.
-func (gr *goroutine) sync() *pslice {
-	if d := gr.g.Dispatches(); d != gr.dispatches {
-		gr.dispatches = d
-		gr.sinceStart = 0
-		gr.requested = false // execute drops a request
-	}
-	p := gr.g.P()
-	if p < 0 {
-		return nil
-	}
-	r := gr.run
-	for len(r.pslice) <= p {
-		r.pslice = append(r.pslice, pslice{})
-	}
-	ps := &r.pslice[p]
-	if t := r.m.Schedtick(p); t != ps.tick {
-		ps.tick = t
-		ps.steps = 0
-	}
-	return ps
+// arm sets the thread's step limit for the budget the engine gives the G
+// (G.StepBudget: the quantum, the rest of the P's step-counted time slice,
+// or the rest of its steps before the wedge), with setLimit. It is called
+// whenever the goroutine (re)gains the processor.
+func (gr *goroutine) arm() { gr.setLimit(gr.g.StepBudget()) }
+
+// blocking runs f, an engine call of the goroutine's G that may give up the
+// processor (block, yield, sleep, work, a syscall, a spawn): the steps the
+// goroutine ran before it are accounted first, while it still holds its P,
+// and its step limit is armed again after it, once it runs again. Every
+// builtin that may give up the processor makes its call of the engine
+// through blocking.
+func (gr *goroutine) blocking(f func(g *runtime.G)) {
+	gr.account()
+	f(gr.g)
+	gr.arm()
 }
 
-// arm sets the thread's step limit at the first step where a budget runs
-// out: the quantum (when steps take time), the P's step-counted time slice
-// (preemption on, zero profile) or the wedge limit (off), MaxSteps, and the
-// call-depth check. It is called whenever the goroutine (re)gains the
-// processor.
-func (gr *goroutine) arm() {
+// setLimit sets the thread's step limit at the first step where a budget
+// runs out: left, the engine's (StepBudget, StepsSpent), MaxSteps, and the
+// call-depth check. With preemption off and a request pending, the thread
+// stops at every step to look for a call (checking).
+func (gr *goroutine) setLimit(left uint64) {
 	r := gr.run
-	ps := gr.sync()
-	left := gr.g.StepBudget() // the quantum, when steps take time
-	switch {
-	case !r.opts.Preempt:
-		if gr.g.PreemptRequested() {
-			if !gr.requested {
-				gr.requested, gr.requestAt = true, gr.sinceStart
-			}
-			left = min(left, r.wedgeSteps-min(r.wedgeSteps, gr.sinceStart-gr.requestAt))
-		} else if !r.timed {
-			// The step-counted slice, at whose end sysmon would post
-			// its request (onMaxSteps).
-			left = min(left, r.sliceSteps-min(r.sliceSteps, ps.used()))
-		}
-	case !r.timed:
-		left = min(left, r.sliceSteps-min(r.sliceSteps, ps.used()))
-	}
 	if max := r.opts.MaxSteps; max > 0 {
 		left = min(left, max-min(max, r.steps))
 	}
@@ -535,7 +517,7 @@ func (gr *goroutine) arm() {
 	}
 	limit = max(limit, 1)
 	gr.limitAt = limit
-	gr.checking = !r.opts.Preempt && gr.requested
+	gr.checking = !r.opts.Preempt && gr.g.PreemptRequested()
 	if gr.checking {
 		// A request is pending: the next call's prologue honours it.
 		// Look at every step for one (onMaxSteps).
@@ -563,21 +545,14 @@ func (gr *goroutine) stackCheck() bool {
 		th.SetMaxExecutionSteps(th.Steps + 1)
 		return true
 	}
-	gr.account()
-	gr.g.Morestack()
-	gr.arm()
+	gr.blocking(func(g *runtime.G) { g.Morestack() })
 	return true
 }
 
-// used returns the steps of the slice, 0 for none.
-func (ps *pslice) used() uint64 {
-	if ps == nil {
-		return 0
-	}
-	return ps.steps
-}
-
-// onMaxSteps runs when a budget set by arm runs out.
+// onMaxSteps runs when a budget set by arm runs out. The limits of the
+// host's and of Starlark's (the call depth, MaxSteps) are the language's;
+// the time slice and the wedge are the engine's (G.StepsSpent, which
+// mirrors sysmon's retake in steps).
 func (gr *goroutine) onMaxSteps() {
 	r := gr.run
 	if gr.checking && gr.stackCheck() {
@@ -589,31 +564,16 @@ func (gr *goroutine) onMaxSteps() {
 		gr.overflow()
 		return
 	}
-	switch {
-	case r.opts.MaxSteps > 0 && r.steps >= r.opts.MaxSteps:
-		n := r.opts.MaxSteps
+	if n := r.opts.MaxSteps; n > 0 && r.steps >= n {
 		gr.fail(&runtime.LimitError{What: "steps", Msg: fmt.Sprintf("step limit of %d reached (--max-steps=%d)", n, n)})
 		return
-	case r.opts.Preempt && !r.timed && gr.sync().used() >= r.sliceSteps:
-		gr.g.Preempt() // sysmon's preemption: to the global queue
-	case !r.opts.Preempt && !r.timed && !gr.g.PreemptRequested() && gr.sync().used() >= r.sliceSteps:
-		// sysmon's request at the slice's end, as retake → preemptone
-		// posts it under asyncpreemptoff; the next call honours it (arm).
-		gr.g.RequestPreempt()
-	case !r.opts.Preempt && gr.requested && gr.sinceStart-gr.requestAt >= r.wedgeSteps:
-		gr.wedged()
+	}
+	left, le := gr.g.StepsSpent()
+	if le != nil {
+		gr.fail(le) // wedged: a loop without calls, with preemption off
 		return
 	}
-	gr.arm()
-}
-
-// wedged ends the goroutine that, with preemption off, ran WedgeSteps
-// steps after its preemption was requested without reaching a call: a
-// loop without calls, which Go before 1.14 never preempts.
-func (gr *goroutine) wedged() {
-	gr.fail(&runtime.LimitError{What: "steps", Msg: fmt.Sprintf(
-		"goroutine %d ran %d steps without a scheduling point; the cooperative scheduler is wedged; run with --preempt=on",
-		gr.id, gr.sinceStart-gr.requestAt)})
+	gr.setLimit(left)
 }
 
 // fail ends the goroutine's Starlark code with a limit: the thread is

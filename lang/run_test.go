@@ -331,3 +331,46 @@ func TestOnStart(t *testing.T) {
 		t.Errorf("OnStart: machine %v, time before %d, result %+v", m, before, res.Run)
 	}
 }
+
+// A goroutine that returned leaves its Starlark thread, with the frames
+// its calls grew, to the next spawn (threadput, threadget); a task of a
+// finished goroutine still shows a dead goroutine with no stack, and a
+// reused thread starts with no steps counted against its new goroutine.
+func TestThreadReuse(t *testing.T) {
+	var threads []*starlark.Thread
+	var steps []uint64
+	record := starlark.NewBuiltin("record", func(thread *starlark.Thread, _ *starlark.Builtin, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		threads = append(threads, thread)
+		steps = append(steps, thread.Steps)
+		return starlark.None, nil
+	})
+	src := `
+def f(n):
+    for _ in range(n):
+        pass
+    record()
+
+tasks = []
+for i in range(3):
+    tasks.append(spawn(f, 10))
+    sleep("1ms")
+for t in tasks:
+    print(t.state)
+`
+	stdout, stderr, res := runSrc(t, src, Options{Procs: 1, Preempt: true, Predeclared: starlark.StringDict{"record": record}})
+	if res.ExitCode != 0 {
+		t.Fatalf("exit %d: %s", res.ExitCode, stderr)
+	}
+	if want := "dead\ndead\ndead\n"; stdout != want {
+		t.Errorf("task states:\n%s\nwant:\n%s", stdout, want)
+	}
+	if len(threads) != 3 || threads[1] != threads[0] || threads[2] != threads[0] {
+		t.Errorf("threads %p: want one thread, reused by each spawn", threads)
+	}
+	for i := 1; i < len(steps); i++ {
+		if steps[i] != steps[0] {
+			t.Errorf("steps at record(): %v, want the same for the same loop: a reused thread's count starts again from 0", steps)
+			break
+		}
+	}
+}

@@ -692,9 +692,9 @@ func (w *world) runItem(gr *goroutine, it *item) {
 		}
 	}()
 	if it.kind == itemProcs {
-		gr.account()
-		prev, err := gr.g.GOMAXPROCS(it.procs)
-		gr.arm()
+		var prev int
+		var err error
+		gr.blocking(func(g *runtime.G) { prev, err = g.GOMAXPROCS(it.procs) })
 		it.value, it.err = starlark.MakeInt(prev), err
 		return
 	}

@@ -101,9 +101,7 @@ func rwmutexCall(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	err = f(gr.g, mu.rw)
-	gr.arm()
+	gr.blocking(func(g *runtime.G) { err = f(g, mu.rw) })
 	if err != nil {
 		return nil, err
 	}
@@ -215,14 +213,17 @@ func cond_wait(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	defer gr.arm()
-	t := gr.g.CondAdd(c.c)
-	if err := c.unlock(gr.g); err != nil {
+	gr.blocking(func(g *runtime.G) {
+		t := g.CondAdd(c.c)
+		if err = c.unlock(g); err != nil {
+			return
+		}
+		g.CondWait(c.c, t)
+		c.lock(g)
+	})
+	if err != nil {
 		return nil, err
 	}
-	gr.g.CondWait(c.c, t)
-	c.lock(gr.g)
 	return starlark.None, nil
 }
 
@@ -317,9 +318,7 @@ func once_do(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	gr.g.Lock(o.mu)
-	gr.arm()
+	gr.blocking(func(g *runtime.G) { g.Lock(o.mu) })
 	if !o.done {
 		_, err := starlark.Call(thread, fn, nil, nil)
 		o.done = true // deferred in Go: set even when fn fails
@@ -327,9 +326,7 @@ func once_do(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 			return nil, err
 		}
 	}
-	gr.account()
-	err = gr.g.Unlock(o.mu)
-	gr.arm()
+	gr.blocking(func(g *runtime.G) { err = g.Unlock(o.mu) })
 	if err != nil {
 		return nil, err
 	}
@@ -513,9 +510,7 @@ func semaphore_acquire(thread *starlark.Thread, b *starlark.Builtin, args starla
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	gr.g.Acquire(s.s, k)
-	gr.arm()
+	gr.blocking(func(g *runtime.G) { g.Acquire(s.s, k) })
 	return starlark.None, nil
 }
 

@@ -152,9 +152,7 @@ func traffic_wait(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	gr.g.Recv(t.done.ch)
-	gr.arm()
+	gr.blocking(func(g *runtime.G) { g.Recv(t.done.ch) })
 	return starlark.None, nil
 }
 

@@ -148,9 +148,9 @@ func (it *chanIterator) Next(p *starlark.Value) bool {
 	if gr == nil {
 		return false // not inside the run: nothing can be received
 	}
-	gr.account()
-	v, ok := gr.g.Recv(it.c.ch)
-	gr.arm()
+	var v any
+	var ok bool
+	gr.blocking(func(g *runtime.G) { v, ok = g.Recv(it.c.ch) })
 	if !ok {
 		return false
 	}
@@ -177,9 +177,7 @@ func chan_send(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	err = gr.g.Send(b.Receiver().(*Channel).ch, v)
-	gr.arm()
+	gr.blocking(func(g *runtime.G) { err = g.Send(b.Receiver().(*Channel).ch, v) })
 	if err != nil {
 		return nil, err
 	}
@@ -215,10 +213,10 @@ func recv(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwa
 	if err != nil {
 		return nil, false, err
 	}
-	gr.account()
 	ch := b.Receiver().(*Channel).ch
-	v, ok := gr.g.Recv(ch)
-	gr.arm()
+	var v any
+	var ok bool
+	gr.blocking(func(g *runtime.G) { v, ok = g.Recv(ch) })
 	return toValue(v), ok, nil
 }
 
@@ -351,9 +349,7 @@ func mutex_lock(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	gr.g.Lock(b.Receiver().(*Mutex).mu)
-	gr.arm()
+	gr.blocking(func(g *runtime.G) { g.Lock(b.Receiver().(*Mutex).mu) })
 	return starlark.None, nil
 }
 
@@ -365,9 +361,8 @@ func mutex_unlock(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	if err != nil {
 		return nil, err
 	}
-	gr.account() // in starvation mode Unlock hands off and yields
-	err = gr.g.Unlock(b.Receiver().(*Mutex).mu)
-	gr.arm()
+	// In starvation mode Unlock hands off and yields.
+	gr.blocking(func(g *runtime.G) { err = g.Unlock(b.Receiver().(*Mutex).mu) })
 	if err != nil {
 		return nil, err
 	}
@@ -408,6 +403,15 @@ func (wg *WaitGroup) Attr(name string) (starlark.Value, error) {
 }
 
 func waitgroup_add(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	// The common call, one int by position, without UnpackArgs, which
+	// makes delta escape to the heap; anything else gets its errors.
+	if len(args) == 1 && len(kwargs) == 0 {
+		if i, ok := args[0].(starlark.Int); ok {
+			if d, ok := i.Int64(); ok {
+				return waitGroupAdd(thread, b, d)
+			}
+		}
+	}
 	var delta int64
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "delta", &delta); err != nil {
 		return nil, err
@@ -442,8 +446,6 @@ func waitgroup_wait(thread *starlark.Thread, b *starlark.Builtin, args starlark.
 	if err != nil {
 		return nil, err
 	}
-	gr.account()
-	gr.g.Wait(b.Receiver().(*WaitGroup).wg)
-	gr.arm()
+	gr.blocking(func(g *runtime.G) { g.Wait(b.Receiver().(*WaitGroup).wg) })
 	return starlark.None, nil
 }

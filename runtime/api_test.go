@@ -354,7 +354,9 @@ func TestDispatchesAndSchedtick(t *testing.T) {
 
 // acquireSudog/releaseSudog and the G's waitingOn array: a goroutine that
 // blocks on a channel or a select again and again allocates nothing once
-// warm, as in Go, whose sudogs come from a cache.
+// warm, as in Go, whose sudogs come from a cache. The echo goroutine's
+// goid is past 255, so that a goid boxed on the way (touch's GKey) would
+// be an allocation.
 func TestBlockingAllocatesNothing(t *testing.T) {
 	for _, sel := range []bool{false, true} {
 		m := NewMachine(Config{Procs: 1})
@@ -363,6 +365,9 @@ func TestBlockingAllocatesNothing(t *testing.T) {
 			ping, _ := g.Machine().NewChan(0)
 			pong, _ := g.Machine().NewChan(0)
 			quit, _ := g.Machine().NewChan(0)
+			for range 300 {
+				g.Go(func(*G) error { return nil }, "nop")
+			}
 			g.Go(func(g *G) error {
 				for {
 					if sel {

@@ -257,6 +257,23 @@ func (m *Machine) touch(obj any, a Access) {
 	}
 }
 
+// touchG is touch of goroutine goid (GKey). The key is made into an
+// interface only when a Tracker is set: a goid past 255 boxed for touch
+// is a heap allocation, two on every goroutine's life and one on every
+// park and ready, with no Tracker to see it.
+func (m *Machine) touchG(goid int64, a Access) {
+	if m.tracker != nil {
+		m.tracker.Touch(GKey(goid), a)
+	}
+}
+
+// touchPark is touchG of goroutine goid's park/ready slot (ParkKey).
+func (m *Machine) touchPark(goid int64, a Access) {
+	if m.tracker != nil {
+		m.tracker.Touch(ParkKey(goid), a)
+	}
+}
+
 // Touch records an access of obj by the running transition when the
 // Chooser tracks footprints (Tracker); the language calls it for what the
 // engine does not see: a builtin's own state, the output. Without a

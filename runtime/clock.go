@@ -87,12 +87,13 @@ func (m *Machine) Costs() *Costs { return m.cfg.Costs }
 // in Go; when it does not, the language counts the slice in steps.
 func (m *Machine) StepsTakeTime() bool { return m.stepCosts }
 
-// StepBudget returns how many steps g may run before it must call
-// RanSteps, so that the other Ps' clocks can catch up with its own: the
-// quantum, or with Perturb.QuantumJitter a number drawn from [1, 2*quantum-1]
-// (the quantum on average). When steps cost nothing there is no budget
-// (math.MaxUint64): the code runs in one instant.
-func (g *G) StepBudget() uint64 {
+// quantum returns how many steps g may run before it must call RanSteps,
+// so that the other Ps' clocks can catch up with its own: the quantum, or
+// with Perturb.QuantumJitter a number drawn from [1, 2*quantum-1] (the
+// quantum on average). When steps cost nothing there is no quantum
+// (math.MaxUint64): the code runs in one instant. It is StepBudget's first
+// budget (steps.go).
+func (g *G) quantum() uint64 {
 	m := g.m
 	if !m.stepCosts {
 		return math.MaxUint64
@@ -104,14 +105,19 @@ func (g *G) StepBudget() uint64 {
 }
 
 // RanSteps tells the engine that g has run n steps of its code since it
-// last said so: g's P spends n step costs of virtual time, during which
+// last said so. They count in g's and its P's step-counted time slice
+// (steps.go), and g's P spends n step costs of virtual time, during which
 // the actions of other Ps due before the end run first. A preemption
 // requested meanwhile (sysmon's, in the middle of the charge or at its
 // end) happens here, before g runs more code. It reports whether g gave
 // up the baton, so that a caller knows other goroutines ran meanwhile.
 func (g *G) RanSteps(n uint64) bool {
+	if n == 0 {
+		return false
+	}
+	g.countSteps(n)
 	m := g.m
-	if !m.stepCosts || n == 0 {
+	if !m.stepCosts {
 		return false
 	}
 	c := m.costOf(CostStep)

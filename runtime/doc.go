@@ -26,6 +26,9 @@
 //     costs_default.json).
 //   - clock.go: Ps in parallel: a G's code and the runtime's work take
 //     time on its P's clock.
+//   - steps.go: the time slice in steps, when code takes no time:
+//     sysmon's retake counted in a P's steps, and the wedge of a
+//     cooperative scheduler (StepBudget, StepsSpent).
 //   - runtime2.go: the G, M and P structs and the queues that link them.
 //   - status.go: G and P states and the one checked transition
 //     (casgstatus); InternalError, the engine's throw.

@@ -53,7 +53,7 @@ func (g *G) Gosched() {
 // Ready on it, and returns the value passed to Ready. Mirrors gopark.
 func (g *G) Park(reason string) any {
 	g.check()
-	g.m.touch(ParkKey(g.goid), AccessWrite)
+	g.m.touchPark(g.goid, AccessWrite)
 	g.parkedByUser = true
 	g.m.gopark(g, reason)
 	g.co.yield()
@@ -77,7 +77,7 @@ func (g *G) ParkHost(reason string) any {
 func (g *G) Ready(gp *G, v any) error {
 	g.check()
 	if gp != nil {
-		g.m.touch(ParkKey(gp.goid), AccessWrite)
+		g.m.touchPark(gp.goid, AccessWrite)
 	}
 	if gp == nil || gp.status != Gwaiting || !gp.parkedByUser || gp.hostWait {
 		return notParked(gp)
@@ -175,10 +175,11 @@ func (g *G) work(d int64) {
 }
 
 // Preempt is a safe point for a goroutine that has run its time slice
-// without a scheduling point (the language calls it every so many
-// interpreter steps). With preemption on, g goes to the global queue as
-// sysmon's preemption would send it, and Preempt reports true once g runs
-// again; with preemption off it does nothing and reports false.
+// without a scheduling point (StepsSpent calls it at the end of a P's
+// step-counted slice, steps.go). With preemption on, g goes to the global
+// queue as sysmon's preemption would send it, and Preempt reports true
+// once g runs again; with preemption off it does nothing and reports
+// false.
 func (g *G) Preempt() bool {
 	g.check()
 	if g.m.cfg.NoPreempt {
@@ -217,10 +218,10 @@ func (g *G) PreemptRequested() bool { return g.preempt }
 
 // RequestPreempt posts a preemption request for g, as sysmon's
 // preemptone does with preemption off: the next stack check (Morestack)
-// honours it. The language calls it when g's P has run its step-counted
-// time slice and steps take no virtual time (the zero profile), where
-// sysmon, which watches the clock, cannot see the slice end. A dispatch
-// drops the request (execute resets stackguard0).
+// honours it. StepsSpent calls it when g's P has run its step-counted
+// time slice and steps take no virtual time (the zero profile, steps.go),
+// where sysmon, which watches the clock, cannot see the slice end. A
+// dispatch drops the request (execute resets stackguard0).
 func (g *G) RequestPreempt() {
 	g.check()
 	g.preempt = true

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -225,4 +226,115 @@ func goGTransitions(files []*ast.File) map[string]bool {
 		add(s.args[0], s.args[1], s.in, 3)
 	}
 	return edges
+}
+
+// mirrorsName matches a doc comment's "Mirrors f" and the names joined to
+// f by "/" or " and " ("Mirrors exitsyscall and exitsyscallNoP").
+var (
+	mirrorsName = regexp.MustCompile(`Mirrors ([A-Za-z_][A-Za-z0-9_.]*(?:(?:/| and )[A-Za-z_][A-Za-z0-9_.]*)*)`)
+	mirrorsSep  = regexp.MustCompile(`/| and `)
+)
+
+// TestMirrorsNamesAreGos: every function, type, constant or variable of
+// the runtime (or of package time) that a comment here says it mirrors
+// ("Mirrors exitsyscall.") is declared under that name in the toolchain's
+// source, so that a name Go renamed (exitsyscall0 is exitsyscallNoP in Go
+// 1.26, entersyscall_sysmon is entersyscallWakeSysmon) is renamed here
+// too.
+// Qualified names (sync.Mutex.Unlock, runtime.main), the names after one
+// (Weighted.Release and notifyWaiters, of x/sync) and exported ones are
+// left out: they name Go's API and other packages, not its runtime's
+// insides.
+func TestMirrorsNamesAreGos(t *testing.T) {
+	declared := make(map[string]bool)
+	addDecls := func(files []*ast.File) {
+		for _, f := range files {
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					declared[d.Name.Name] = true
+				case *ast.GenDecl:
+					for _, s := range d.Specs {
+						switch s := s.(type) {
+						case *ast.TypeSpec:
+							declared[s.Name.Name] = true
+						case *ast.ValueSpec:
+							for _, n := range s.Names {
+								declared[n.Name] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	addDecls(parseGoRuntime(t))
+	timeFiles, err := filepath.Glob(filepath.Join(goRuntimeDir(t), "..", "time", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range timeFiles {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatalf("Go's source: %v", err)
+		}
+		addDecls([]*ast.File{f})
+	}
+	ours, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, name := range ours {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each comment as one line, so that "Mirrors" may end a line.
+		var comments []string
+		var at []int
+		inComment := false
+		for i, line := range strings.Split(string(src), "\n") {
+			line = strings.TrimSpace(line)
+			text, ok := strings.CutPrefix(line, "//")
+			switch {
+			case !ok:
+				inComment = false
+			case inComment:
+				comments[len(comments)-1] += text
+			default:
+				comments, at = append(comments, text), append(at, i+1)
+				inComment = true
+			}
+		}
+		for i, comment := range comments {
+			for _, m := range mirrorsName.FindAllStringSubmatch(comment, -1) {
+				names := mirrorsSep.Split(m[1], -1)
+				if strings.Contains(strings.TrimSuffix(names[0], "."), ".") {
+					continue
+				}
+				for _, n := range names {
+					n = strings.TrimSuffix(n, ".")
+					n = n[strings.LastIndex(n, ".")+1:] // p.destroy: a method
+					if n == "the" || n == "no" || n[0] < 'a' || n[0] > 'z' {
+						continue
+					}
+					checked++
+					if !declared[n] {
+						t.Errorf("%s:%d: mirrors %s, which Go's runtime and time do not declare (renamed?)", name, at[i], n)
+					}
+				}
+			}
+		}
+	}
+	if checked < 50 {
+		t.Errorf("checked %d mirrored names; the pattern no longer finds them", checked)
+	}
 }

@@ -88,6 +88,15 @@ type Config struct {
 	// G.StepBudget); 0 means DefaultQuantum.
 	Quantum uint64
 
+	// Step budgets (steps.go); zero means the default. SliceSteps is how
+	// many steps of code a P runs in one time slice when steps take no
+	// time, after which sysmon's preemption preempts the G running
+	// (DefaultSliceSteps). WedgeSteps is how many steps a G may run,
+	// with preemption off, after its preemption was requested, before
+	// the run ends as wedged (DefaultWedgeSteps).
+	SliceSteps uint64
+	WedgeSteps uint64
+
 	// Perturb varies timing and preemption from the seed (schedlab
 	// explore); the zero value perturbs nothing.
 	Perturb Perturb
@@ -252,6 +261,8 @@ type Machine struct {
 	sampleCosts bool            // draw each cost from its distribution (Perturb.SampleCosts)
 	stepCosts   bool            // a step of code takes time: the step cost is not all zero
 	quantum     uint64          // cfg.Quantum, or DefaultQuantum
+	sliceSteps  uint64          // cfg.SliceSteps, or DefaultSliceSteps
+	wedgeSteps  uint64          // cfg.WedgeSteps, or DefaultWedgeSteps
 	resumedAt   int64           // when Step last resumed a G (runAhead)
 
 	result      Result
@@ -291,6 +302,7 @@ func NewMachine(cfg Config) *Machine {
 	m.initPolicy()
 	m.procresize(int32(cfg.Procs))
 	m.initCosts()
+	m.initSteps()
 	m.initPerturb()
 	m.initQuota()
 	m.initCPUs()

@@ -46,7 +46,7 @@
 // (stwGCMarkTerm), gcMarkTermination), and starts the world
 // (startTheWorldWithSema). While the world is stopped nothing of the
 // process runs; the world outside goes on, and a syscall that returns
-// finds no P (exitsyscall0).
+// finds no P (exitsyscallNoP).
 //
 // Under GCMark (--gc-cycle=mark) the mark between the pauses takes time:
 // the G that starts the cycle starts the world again after sweep
@@ -209,9 +209,10 @@ func (m *Machine) gcSyncMapped() {
 // holding pointers or not (noscan), and starts a cycle if the heap has
 // reached the trigger. The caller has checked n. During the mark, g first pays for the allocation with a
 // mark assist if it is in debt (deductAssistCredit), which may park it or
-// end the cycle. Mirrors mallocgc's accounting (deductAssistCredit,
-// gcController.update, memstats' totalAlloc) and its trigger test
-// (gcTrigger.test with gcTriggerHeap).
+// end the cycle, and then, the heap grown, revises the assist ratio.
+// Mirrors mallocgc's accounting (deductAssistCredit,
+// gcController.update with its revise, memstats' totalAlloc) and its
+// trigger test (gcTrigger.test with gcTriggerHeap).
 func (m *Machine) mallocgc(g *G, n int64, retain, noscan bool) {
 	c := &m.gc.ctl
 	if m.gc.marking {
@@ -233,7 +234,8 @@ func (m *Machine) mallocgc(g *G, n int64, retain, noscan bool) {
 	}
 	m.gcSyncMapped()
 	if m.gc.marking {
-		return // a cycle is on (gcTrigger.test: gcphase != _GCoff)
+		m.gcRevise() // heapLive changed (gcController.update)
+		return       // a cycle is on (gcTrigger.test: gcphase != _GCoff)
 	}
 	if trigger, _ := c.trigger(); c.heapLive >= trigger {
 		m.gcStart(g, false)
@@ -521,7 +523,7 @@ func (m *Machine) stopTheWorldGC(g *G, k CostKind, reason string) {
 // the pause ends (a timer, a thread's wake-up, sysmon) waits until g has
 // started the world again, so that a timer due on a stopped P is not
 // lost. Two things go on: the world outside, and a syscall's return,
-// which finds no P and queues its G globally as exitsyscall0 does while
+// which finds no P and queues its G globally as exitsyscallNoP does while
 // the world is stopped.
 // The pause ends with an STWEnd, whose STWBegin the caller emitted.
 func (m *Machine) gcPause(g *G, k CostKind, reason string) {
@@ -695,7 +697,7 @@ func (g *G) SetGCPercent(percent int32) int32 {
 	c := &g.m.gc.ctl
 	out := c.setGCPercent(percent)
 	g.m.gcSyncMapped()
-	c.commit(true)
+	g.m.gcControllerCommit()
 	return out
 }
 
@@ -707,8 +709,18 @@ func (g *G) SetMemoryLimit(limit int64) int64 {
 	c := &g.m.gc.ctl
 	out := c.setMemoryLimit(limit)
 	g.m.gcSyncMapped()
-	c.commit(true)
+	g.m.gcControllerCommit()
 	return out
+}
+
+// gcControllerCommit commits the pacer's new goal (with the sweep done:
+// the model sweeps at once) and, during the mark, revises the assist
+// ratio against it. Mirrors gcControllerCommit.
+func (m *Machine) gcControllerCommit() {
+	m.gc.ctl.commit(true)
+	if m.gc.marking {
+		m.gcRevise()
+	}
 }
 
 // GCStats is the heap and the collector at one instant.

@@ -250,7 +250,7 @@ func TestGCStopTheWorldPreemptsAndPauses(t *testing.T) {
 
 // During a pause nothing of the process runs. A syscall that returns
 // meanwhile finds its P taken (_Pgcstop, a ProcSteal) and no other: its G
-// goes to the global queue ("no p", exitsyscall0) and runs once the world
+// goes to the global queue ("no p", exitsyscallNoP) and runs once the world
 // starts. A timer due meanwhile on a stopped P fires when the world
 // starts, on that P. Without stwDefer the timer's wake-up finds no P and
 // is lost: the sleeper is only found later, by a steal.

@@ -16,7 +16,11 @@
 // The program pays for what it allocates during the mark (gcAssistAlloc).
 // The pacer's assist ratio (revise) says how much scan work a byte owes:
 // the work left over the bytes left before the heap goal, so that if every
-// allocation pays, the mark ends as the heap reaches its goal. Each G
+// allocation pays, the mark ends as the heap reaches its goal. revise
+// runs when the mark starts, whenever the heap grows during it (every
+// allocation here, every mcache refill in Go) and when the goal is
+// recommitted; everyone else uses the ratio it last set, so that an
+// assist is credited at the ratio from before its work. Each G
 // keeps a balance, gcAssistBytes: an allocation of n bytes during the
 // mark takes n from it (deductAssistCredit), and a G in debt assists
 // before it may allocate:
@@ -141,8 +145,12 @@ func (m *Machine) gcDrain(g *G) {
 }
 
 // gcRevise brings the pacer's assist ratio up to date with the heap and
-// the work done (gcController.revise, which Go calls whenever heapLive
-// changes during the mark).
+// the work done (gcController.revise). Go calls it when the mark starts
+// (startCycle), whenever heapLive changes during the mark
+// (gcController.update, from mallocgc's mcache refill) and when the goal
+// is recommitted (gcControllerCommit); never when scan work is done.
+// Assists and flushes of credit use the ratio it last set, stale by the
+// work done since.
 func (m *Machine) gcRevise() {
 	m.gc.ctl.revise(m.gc.markDone)
 }
@@ -181,8 +189,8 @@ func (m *Machine) gcAssistAlloc(g *G) {
 		if !m.gc.marking || m.gc.limiter.limiting() {
 			return // the cycle ended while g yielded, or the limiter holds the GC's CPU
 		}
-		// What g owes, in scan work; at least gcOverAssistWork.
-		m.gcRevise()
+		// What g owes, in scan work; at least gcOverAssistWork. The
+		// ratio is the one revise set when the heap last grew.
 		debtBytes := -g.gcAssistBytes
 		scanWork := int64(c.assistWorkPerByte * float64(debtBytes))
 		if scanWork < gcOverAssistWork {
@@ -250,7 +258,8 @@ func (m *Machine) gcAssistAlloc1(g *G, scanWork int64) (marked int64, completed 
 	for !g.preempt && !m.gc.limiter.limiting() && workDone < scanWork && m.gc.markLeft > 0 {
 		workDone += m.gcMarkChunk(g, scanWork-workDone)
 	}
-	m.gcRevise()
+	// The credit at the ratio from before the work: Go revises it
+	// when the heap grows, not when work is done.
 	g.gcAssistBytes += 1 + int64(c.assistBytesPerWork*float64(workDone))
 	marked = m.now - start
 	if event {
@@ -296,7 +305,6 @@ func (m *Machine) gcFlushBgCredit(g *G, scanWork int64) {
 		c.bgScanCredit += scanWork
 		return
 	}
-	m.gcRevise()
 	scanBytes := int64(float64(scanWork) * c.assistBytesPerWork)
 	for !q.empty() && scanBytes > 0 {
 		gp := q.pop()
@@ -329,7 +337,6 @@ func (m *Machine) gcWakeAllAssists(g *G, pp *P) {
 // background credit. Mirrors gdestroy's flush.
 func (m *Machine) gcFlushAssistCredit(gp *G) {
 	if m.gc.marking && gp.gcAssistCycle == m.gc.cycles && gp.gcAssistBytes > 0 {
-		m.gcRevise()
 		m.gc.ctl.bgScanCredit += int64(m.gc.ctl.assistWorkPerByte * float64(gp.gcAssistBytes))
 		gp.gcAssistBytes = 0
 	}

@@ -356,3 +356,83 @@ func TestGCAssistParksUntilCredit(t *testing.T) {
 	}
 	t.Logf("%d parks in an assist: %d readied by a worker's credit, %d by mark termination", parks, byWorker, byEnd)
 }
+
+// An assist is credited at the assist ratio from before its work, the one
+// revise set when the heap last grew: Go revises the ratio when heapLive
+// changes (gcController.update), never when work is done, and
+// gcAssistAlloc1 loads it after gcDrainN. Revised after the work, with
+// less work left for the same heap, the ratio is higher and the credit
+// too large. Here G1's balance after each allocation that assisted
+// without ending the cycle must be exactly what the ratio from before the
+// allocation gives for the work it did.
+func TestGCAssistCreditAtStoredRatio(t *testing.T) {
+	const obj = 16 * kib
+	var checked int
+	assistRun(t, 1, false, func(g *G) error {
+		m := g.m
+		if err := g.Retain(2 * mib); err != nil {
+			return err
+		}
+		for range 400 {
+			marking, cycle := m.gc.marking, m.gc.cycles
+			bpw, before, done := m.gc.ctl.assistBytesPerWork, g.gcAssistBytes, m.gc.markDone
+			if g.gcAssistCycle != cycle {
+				before = 0
+			}
+			if err := g.AllocNoscan(obj); err != nil {
+				return err
+			}
+			g.Work(20_000)
+			if !marking || !m.gc.marking || m.gc.cycles != cycle || m.gc.markDone == done {
+				continue // no assist, or one that ended the cycle
+			}
+			want := before - obj + 1 + int64(bpw*float64(m.gc.markDone-done))
+			if g.gcAssistBytes != want {
+				t.Errorf("cycle %d: after an assist of %d units G1's balance is %d, want %d (%.4f bytes a unit, from before the work)",
+					cycle, m.gc.markDone-done, g.gcAssistBytes, want, bpw)
+			}
+			checked++
+		}
+		return nil
+	})
+	if checked == 0 {
+		t.Fatal("no assist checked")
+	}
+}
+
+// The assist ratio paces the mark to end by the heap goal: with every
+// byte allocated paying its share at the ratio revise set, the work runs
+// out before the heap passes the goal. At one P a G that allocates
+// without blocking does all the mark work in assists, and each cycle's
+// mark termination finds the heap at most one allocation past its goal.
+func TestGCAssistMarkEndsByGoal(t *testing.T) {
+	const obj = 16 * kib
+	var cycles []GCCycleStats
+	cfg := Config{Procs: 1, GCCycle: GCMark, Costs: costsOf(CostGCSweepTerm, 10_000, CostGCMarkTerm, 10_000, CostGCMarkMiB, 1<<20)}
+	m := NewMachine(cfg)
+	m.OnGCCycle(func(c *GCCycleStats) { cycles = append(cycles, *c) })
+	m.Start(func(g *G) error {
+		if err := g.RetainNoscan(8 * mib); err != nil {
+			return err
+		}
+		for range 8000 {
+			if err := g.AllocNoscan(obj); err != nil {
+				return err
+			}
+			g.Work(21_500)
+		}
+		return nil
+	})
+	if res := *m.Run(); res.Outcome != Exited {
+		t.Fatalf("outcome %v: %v", res.Outcome, res.Err)
+	}
+	if len(cycles) < 10 {
+		t.Fatalf("%d cycles, want at least 10", len(cycles))
+	}
+	for _, c := range cycles[2:] { // past the live heap's build-up
+		if c.HeapMarkTerm > c.HeapGoal+obj {
+			t.Errorf("cycle %d: mark termination at a heap of %d bytes, goal %d: past it by %d, more than one allocation (%d)",
+				c.N, c.HeapMarkTerm, c.HeapGoal, c.HeapMarkTerm-c.HeapGoal, obj)
+		}
+	}
+}

@@ -384,8 +384,10 @@ func (c *gcControllerState) startCycle(markStartTime int64, procs int) {
 // already done more work than the last one marked, the heap is growing:
 // the goal is stretched in proportion, up to (1+GOGC/100) times; past
 // the goal, the goal gets 10% more and the work left is the worst case.
-// Go calls it each time heapLive changes during the mark; here it is
-// called when an assist or a worker's credit needs the ratio. Mirrors
+// Go calls it when the mark starts, each time heapLive changes during
+// the mark and when the goal is recommitted, and so does the model
+// (mgc.go's mallocgc and gcControllerCommit); the assists and the
+// workers' credit use the ratio it last set. Mirrors
 // gcControllerState.revise.
 func (c *gcControllerState) revise(work int64) {
 	gcPercent := c.gcPercent

@@ -790,7 +790,7 @@ func (m *Machine) coroFor(gp *G) *coro {
 // to its P's free list, and its M schedules again. When the G is main, the
 // program exits. Mirrors goexit0/gdestroy.
 func (m *Machine) goexit0(gp *G) {
-	m.touch(GKey(gp.goid), AccessExit)
+	m.touchG(gp.goid, AccessExit)
 	mp := gp.mp
 	pp := mp.p
 	casgstatus(gp, Grunning, Gdead)
@@ -896,7 +896,7 @@ func (m *Machine) newproc1(fn Func, creator *G, pp *P, name string) *G {
 // a thread started for it (handoff); then it wakes a P. The tail of
 // newproc (runqput, then wakep).
 func (m *Machine) newprocput(pp *P, mp *M, by, newg *G, name string) {
-	m.touch(GKey(newg.goid), AccessRelease)
+	m.touchG(newg.goid, AccessRelease)
 	if p2 := m.handoffP(); p2 != nil {
 		m.runqput(p2, newg, false)
 		m.emit(EvGoCreate, pp, mp, by, newg, -1, 0, name)
@@ -965,7 +965,7 @@ func (m *Machine) dropg(gp *G) {
 // reschedules its M. The caller yields the coroutine right after.
 // Mirrors gopark/park_m.
 func (m *Machine) gopark(gp *G, reason string) {
-	m.touch(GKey(gp.goid), AccessPark)
+	m.touchG(gp.goid, AccessPark)
 	mp := gp.mp
 	pp := mp.p
 	gp.waitreason = reason
@@ -979,7 +979,7 @@ func (m *Machine) gopark(gp *G, reason string) {
 // wakes a P if one is idle. by is the G doing it (nil for a timer or the
 // host). Mirrors ready/goready.
 func (m *Machine) ready(gp *G, pp *P, by *G, next bool) {
-	m.touch(GKey(gp.goid), AccessRelease)
+	m.touchG(gp.goid, AccessRelease)
 	casgstatus(gp, Gwaiting, Grunnable)
 	gp.waitreason = ""
 	clear(gp.waitingOn) // keep the array for its next wait, not what it held
@@ -1036,7 +1036,7 @@ func (m *Machine) entersyscall(gp *G, d int64) {
 	// Reported once made, so that a REPL paused at the event shows it.
 	m.emit(EvGoSyscallBegin, pp, mp, gp, nil, -1, d, "")
 	m.ensureSysmon()
-	m.wakeSysmon()
+	m.entersyscallWakeSysmon()
 	m.after(d, action{kind: actSyscallDone, gp: gp})
 }
 
@@ -1139,7 +1139,7 @@ func (m *Machine) sysmon() {
 		if next < 0 {
 			m.sysmonDeep = true
 			m.sysmonWaiting = true
-			return // no action queued: woken by wakeSysmon
+			return // no action queued: woken by entersyscallWakeSysmon
 		}
 		if next > m.now {
 			m.sysmonDeep = true
@@ -1208,9 +1208,10 @@ func (m *Machine) canPreempt(pp *P) bool {
 	return gp.workUntil > m.now || !gp.preempt
 }
 
-// wakeSysmon is entersyscall's wake-up of a deeply sleeping sysmon: it
-// starts again with a 20µs sleep. Mirrors entersyscall_sysmon.
-func (m *Machine) wakeSysmon() {
+// entersyscallWakeSysmon is entersyscall's wake-up of a deeply sleeping
+// sysmon: it starts again with a 20µs sleep. Mirrors
+// entersyscallWakeSysmon.
+func (m *Machine) entersyscallWakeSysmon() {
 	if !m.sysmonDeep {
 		return
 	}

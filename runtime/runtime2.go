@@ -56,6 +56,7 @@ type G struct {
 	lockedm    *M               // the M this G is locked to (lockOSThread), nil if none
 	system     bool             // one of runtime.main's own goroutines (isSystemGoroutine): not counted, not dumped
 	markMode   gcMarkWorkerMode // a mark worker's mode while it marks (gcMarkWorkerNotWorker otherwise)
+	steps      gSteps           // its steps since it was last put on a CPU, and since a pending request (steps.go)
 
 	inMarkAssist  bool  // in a mark assist: a preemption request waits for its chunk (gp.inMarkAssist)
 	gcAssistBytes int64 // assist balance: credit if positive, debt if negative (gp.gcAssistBytes)
@@ -167,6 +168,7 @@ type P struct {
 	schedtick   uint32
 	syscalltick uint32
 	sysmonTick  sysmontick
+	stepSlice   stepSlice // the steps of its current time slice, when steps take no time (steps.go)
 
 	// The local run queue: a ring of runqSize Gs and runnext, a G that
 	// was readied by the running G and should run next, inheriting the

@@ -38,7 +38,7 @@
 // GC, not here), the template thread and cgo, and the runtime's work
 // inside each init, which is charged as a duration, not as steps. The
 // locked M0 is only runtime.main's: a script cannot lock a thread, and G1
-// makes no syscall while locked, so exitsyscall0's locked path
+// makes no syscall while locked, so exitsyscallNoP's locked path
 // (stoplockedm there) is not modelled.
 
 package runtime

@@ -11,7 +11,7 @@
 //
 //   - added: GoCreate (G2), GoUnblock (G2), TimerFire (G2), GoSched (G),
 //     GoPreempt (G), GoSyscallEnd with Reason "no p" (G, put on the global
-//     queue by exitsyscall0);
+//     queue by exitsyscallNoP);
 //   - removed: GoStart (G); also GoBlock, GoSleep, GoDestroy and
 //     GoSyscallBegin (G), which only a running G can do, so a G missed by
 //     a GoStart does not stay counted forever.

@@ -28,8 +28,8 @@ const testTotal = recordedTotal
 // -check covers them).
 var met = map[string][]key{
 	"instant": {{"large", 200, 2}},
-	"mark": {{"small", 50, 1}, {"small", 50, 2}, {"small", 100, 2}, {"small", 200, 2},
-		{"pointers", 50, 1}, {"pointers", 50, 2}, {"pointers", 100, 1}, {"pointers", 100, 2}},
+	"mark": {{"small", 50, 1}, {"small", 50, 2}, {"small", 100, 1}, {"small", 100, 2}, {"small", 200, 1}, {"small", 200, 2},
+		{"pointers", 50, 2}, {"pointers", 100, 2}, {"pointers", 200, 1}},
 }
 
 // TestPacingHolds runs the twins of the cells in met and checks that they

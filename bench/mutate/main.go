@@ -70,6 +70,8 @@ var mutants = []mutant{
 	{"runnext-no-inherit", "a G taken from runnext inherits the time slice", "runtime/proc.go",
 		"\t\tpp.runnext = nil\n\t\treturn next, true",
 		"\t\tpp.runnext = nil\n\t\treturn next, false", nil},
+	{"step-slice-not-shared", "when steps cost no time, Gs that hand the P on through runnext share its step-counted slice", "runtime/steps.go",
+		"\tif s.schedtick != pp.schedtick {", "\tif s.schedtick != pp.schedtick || g.steps.sinceStart == 0 {", nil},
 	{"global-every-62", "every 61st schedtick the global queue is checked first", "runtime/proc.go",
 		"pp.schedtick%61 == 0", "pp.schedtick%62 == 0", nil},
 	{"global-batch-unfair", "global batch: min(n, len/gomaxprocs+1)", "runtime/proc.go",
