@@ -666,26 +666,40 @@ func (m *Machine) noscanNote() string {
 }
 
 // GC runs a garbage collection cycle now, whatever the heap
-// (runtime.GC: gcStart with gcTriggerCycle).
-// Under GCMark it waits for a cycle on already to end, starts its own,
-// and waits for that one to end too (gcWaitOnMark).
+// (runtime.GC). As Go's, it counts in cycles: with n the cycles started
+// so far, it waits for cycle n to end, starts cycle n+1 unless someone
+// else has started it meanwhile (gcStart's gcTriggerCycle test), and
+// waits for cycle n+1 to end (gcWaitOnMark). Under GCInstant and
+// GCStopTheWorld no cycle is ever on when a G runs, so neither wait
+// parks.
 func (g *G) GC() {
 	g.check()
 	m := g.m
-	if m.gc.marking {
-		m.gcWaitOnMark(g)
+	n := m.gc.cycles
+	m.gcWaitOnMark(g, n)
+	if m.gc.cycles == n { // gcTriggerCycle.test: cycle n+1 not started yet
+		m.gcStart(g, true)
 	}
-	m.gcStart(g, true)
-	if m.gc.marking {
-		m.gcWaitOnMark(g)
-	}
+	m.gcWaitOnMark(g, n+1)
 }
 
-// gcWaitOnMark parks g until the cycle on now ends. Mirrors gcWaitOnMark.
-func (m *Machine) gcWaitOnMark(g *G) {
-	m.gc.waiters = append(m.gc.waiters, g)
-	m.gopark(g, "wait for GC cycle")
-	g.co.yield()
+// gcWaitOnMark parks g until cycle n has ended; cycle 0 stands for none
+// and has always ended. A G readied by the end of a cycle looks again: it
+// may have been readied by an earlier cycle than n. Mirrors
+// gcWaitOnMark.
+func (m *Machine) gcWaitOnMark(g *G, n int64) {
+	for {
+		ended := m.gc.cycles // cycles ended, counting the one on as not
+		if m.gc.marking {
+			ended--
+		}
+		if ended >= n {
+			return
+		}
+		m.gc.waiters = append(m.gc.waiters, g)
+		m.gopark(g, "wait for GC cycle")
+		g.co.yield()
+	}
 }
 
 // SetGCPercent sets GOGC and returns the previous value; a negative
@@ -727,6 +741,7 @@ func (m *Machine) gcControllerCommit() {
 type GCStats struct {
 	Cycles       int64   // cycles started, forced ones included
 	Forced       int64   // cycles started by runtime.GC
+	Ended        int64   // cycles ended (memstats.numgc)
 	GOGC         int32   // the GC percent; -1 is off
 	MemoryLimit  int64   // the soft memory limit in bytes; NoMemoryLimit for none
 	HeapLive     uint64  // the pacer's heapLive: marked by the last cycle plus allocated since
@@ -755,6 +770,7 @@ func (m *Machine) GCStats() GCStats {
 	return GCStats{
 		Cycles:       m.gc.cycles,
 		Forced:       m.gc.forced,
+		Ended:        m.gc.ended,
 		GOGC:         c.gcPercent,
 		MemoryLimit:  c.memoryLimit,
 		HeapLive:     c.heapLive,

@@ -436,3 +436,35 @@ func TestGCAssistMarkEndsByGoal(t *testing.T) {
 		}
 	}
 }
+
+// GCs called together during a cycle wait for it, and then share one
+// more cycle rather than start one each: with n the cycles started when
+// it was called, runtime.GC starts cycle n+1 only if no one has started
+// it since (gcTriggerCycle), then waits for it (gcWaitOnMark). Main
+// forces cycle 1; three goroutines call GC during it, and each must
+// return after cycle 2, the one the first of them starts.
+func TestGCForcedCyclesCoalesce(t *testing.T) {
+	var after []int64
+	m, _ := markRun(t, 2, false, func(g *G) error {
+		if err := g.Retain(3 << 20); err != nil {
+			return err
+		}
+		for i := range 3 {
+			if _, err := g.Go(func(g *G) error {
+				g.Work(1000) // main's GC has started cycle 1 meanwhile
+				g.GC()
+				after = append(after, g.Machine().GCStats().Ended)
+				return nil
+			}, fmt.Sprintf("gc%d", i+1)); err != nil {
+				return err
+			}
+		}
+		g.GC()
+		after = append(after, g.Machine().GCStats().Ended)
+		g.Sleep(100_000_000)
+		return nil
+	})
+	if s := m.GCStats(); s.Cycles != 2 || s.Forced != 2 || fmt.Sprint(after) != "[1 2 2 2]" {
+		t.Errorf("cycles %d, forced %d, cycles ended when each GC returned %v; want 2, 2, [1 2 2 2]", s.Cycles, s.Forced, after)
+	}
+}
