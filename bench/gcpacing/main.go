@@ -471,7 +471,7 @@ func runTwin(script string, src []byte, k key, model string, total int64) twinRe
 		return fail("%s", lang.FormatCompileError(err))
 	}
 	var stdout, stderr bytes.Buffer
-	res := prog.Run(s.Options(cli.Host{}, script, &stdout, &stderr))
+	res := prog.Run(s.Options(&stdout, &stderr))
 	if res.ExitCode != 0 {
 		return fail("exit %d\n%s%s", res.ExitCode, stdout.Bytes(), stderr.Bytes())
 	}

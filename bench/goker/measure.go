@@ -91,7 +91,7 @@ func load(cfg Config, path string, extra ...string) (*script, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s", lang.FormatCompileError(err))
 	}
-	return &script{prog: prog, opts: s.Options(cli.Host{}, path, nil, nil)}, nil
+	return &script{prog: prog, opts: s.Options(nil, nil)}, nil
 }
 
 // Measure runs kernel k under check and explore, and proves its fixed

@@ -233,7 +233,7 @@ func runSeed(cfg config, src []byte, c int, rho float64, seed uint64) seedRun {
 		return seedRun{err: fmt.Errorf("%s", lang.FormatCompileError(err))}
 	}
 	var stdout, stderr bytes.Buffer
-	opts := s.Options(cli.Host{}, cfg.script, &stdout, &stderr)
+	opts := s.Options(&stdout, &stderr)
 	var m *runtime.Machine
 	opts.OnStart = func(mm *runtime.Machine) { m = mm }
 	res := prog.Run(opts)

@@ -106,7 +106,7 @@ var moreBadCases = []badCase{
 	{"repl :seed -1", []string{"repl"}, 0, []string{`^:seed: got "-1", want a number$`}, ""},
 	{"repl :seed past 2^64", []string{"repl"}, 0, []string{`^:seed: got "18446744073709551616", want a number$`}, ""},
 	{"repl sleep past the end of the clock", []string{"repl"}, 0, []string{`virtual time limit of 2562047h47m16.854775807s reached`}, "*"},
-	{"repl --procs 0", []string{"repl", "--procs=0"}, 2, []string{`^schedlab repl: --procs 0: want 1 to 1024$`}, ""},
+	{"repl --procs 0", []string{"repl", "--procs=0"}, 2, []string{`^schedlab repl: invalid value "0" for flag -procs: out of range, want 1 to 1024$`}, ""},
 	{"repl --seed past 2^64", []string{"repl", "--seed=18446744073709551616"}, 2, []string{`invalid value "18446744073709551616" for flag -seed`}, ""},
 	{"repl --max-memory malformed", []string{"repl", "--max-memory=lots"}, 2, []string{`invalid value "lots" for flag -max-memory`}, ""},
 

@@ -130,7 +130,7 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 		io.WriteString(stderr, lang.FormatCompileError(err))
 		return 2
 	}
-	opts := s.Options(cli.Host{}, script, nil, nil)
+	opts := s.Options(nil, nil)
 	opts.MaxMemory = 0 // the runs share this process: no watchdog of its memory
 	cfg := check.Config{Program: prog, Options: opts, Bound: int(bound), MaxSchedules: *maxSchedules, StopAtFailure: !*keepGoing, Reduction: check.Reduction(reduction)}
 	if h.OwnsProcess {

@@ -217,7 +217,7 @@ func (cmd *exploreCommand) flags() *flag.FlagSet {
 	fs.BoolVar(&cmd.jsonOut, "json", false, "write the report as JSON, for machines and for 'explore merge'")
 	fs.BoolVar(&cmd.failFast, "fail-fast", false, "stop at the first failing run")
 	fs.Func("procs", "proc counts `LIST` such as 1,2,4, taken in turn (default: the script's --procs)", func(v string) (err error) {
-		cmd.procs, err = explore.ParseProcs(v, 1024)
+		cmd.procs, err = explore.ParseProcs(v, cli.MaxProcs)
 		return err
 	})
 	fs.Func("perturb", "what varies from seed to seed besides steal order and select: `none|timing|runnext|pct|all` (default: the script's --perturb, else timing)", func(v string) error {
@@ -308,7 +308,7 @@ func (cmd *exploreCommand) sweepSettings() (*sweepSettings, error) {
 	// run that leaves some (left) is told from one that does not (ok); the
 	// replay of such a class says --alive.
 	s.Alive = true
-	ss.base = s.Options(cli.Host{}, cmd.filename, nil, nil)
+	ss.base = s.Options(nil, nil)
 	return ss, nil
 }
 

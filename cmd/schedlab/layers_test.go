@@ -29,6 +29,7 @@ var layerRules = []layerRule{
 	{pkg: "runtime", not: []string{module + "/", "go.starlark.net/"}},
 	{pkg: "trace", not: []string{module + "/"}, but: []string{module + "/runtime"}},
 	{pkg: "trace/exectrace", not: []string{module + "/"}, but: []string{module + "/runtime"}},
+	{pkg: "trace/realevents", not: []string{module + "/"}, but: []string{module + "/runtime", module + "/internal/realtrace"}},
 	{pkg: "lang", not: []string{module + "/"}, but: []string{module + "/runtime", module + "/trace/exectrace", module + "/internal/suggest", module + "/internal/latency"}},
 	{pkg: "internal/explore", not: []string{module + "/"}},
 	{pkg: "internal/suggest", not: []string{module + "/"}},
@@ -47,6 +48,68 @@ var layerRules = []layerRule{
 	{pkg: "internal/labhtml", not: []string{module + "/repl", module + "/golden", module + "/cmd/", module + "/internal/play"}},
 }
 
+// The layers of ARCHITECTURE.md, bottom up. A package imports packages
+// of its own layer and of the layers below, never one above.
+const (
+	layerLibraries = iota // leaf libraries: they import nothing of schedlab
+	layerEngine           // runtime
+	layerEvents           // what a run's events become
+	layerLanguage         // lang
+	layerRuns             // settings, runs, sweeps, calibration
+	layerFrontEnds        // the REPL, goldens, the playground, lab, check
+	layerCommands         // the command, the benchmarks, the wasm engine
+)
+
+// layerNames are the layers' names in failures, by layer.
+var layerNames = []string{"libraries", "engine", "events", "language", "runs", "front ends", "commands"}
+
+// layers assigns every package of the module (go list ./..., and the
+// wasm engine under GOOS=js) to its layer, relative to the module. A new
+// package gets its line here and in ARCHITECTURE.md's table.
+var layers = map[string]int{
+	"internal/suggest":                     layerLibraries,
+	"internal/latency":                     layerLibraries,
+	"internal/queueing":                    layerLibraries,
+	"internal/realtrace":                   layerLibraries,
+	"internal/testbuild":                   layerLibraries,
+	"internal/schedfile":                   layerLibraries,
+	"internal/explore":                     layerLibraries,
+	"internal/play/site":                   layerLibraries,
+	"docs":                                 layerLibraries,
+	"examples":                             layerLibraries,
+	"runtime":                              layerEngine,
+	"trace":                                layerEvents,
+	"trace/exectrace":                      layerEvents,
+	"trace/tracetest":                      layerEvents,
+	"trace/realevents":                     layerEvents,
+	"internal/views":                       layerEvents,
+	"lang":                                 layerLanguage,
+	"internal/cli":                         layerRuns,
+	"internal/explore/scriptrun":           layerRuns,
+	"internal/calibrate":                   layerRuns,
+	"repl":                                 layerFrontEnds,
+	"golden":                               layerFrontEnds,
+	"internal/play":                        layerFrontEnds,
+	"internal/lab":                         layerFrontEnds,
+	"internal/labhtml":                     layerFrontEnds,
+	"internal/check":                       layerFrontEnds,
+	"cmd/schedlab":                         layerCommands,
+	"internal/play/wasm":                   layerCommands,
+	"bench/compare":                        layerCommands,
+	"bench/faithfulness":                   layerCommands,
+	"bench/faithfulness/netpoll/client":    layerCommands,
+	"bench/faithfulness/netpoll/server":    layerCommands,
+	"bench/faithfulness/netpoll/summarize": layerCommands,
+	"bench/faithfulness/startup/dump":      layerCommands,
+	"bench/faithfulness/timeslice":         layerCommands,
+	"bench/gcpacing":                       layerCommands,
+	"bench/gcpacing/alloc":                 layerCommands,
+	"bench/goker":                          layerCommands,
+	"bench/mmc":                            layerCommands,
+	"bench/mutate":                         layerCommands,
+	"bench/netspeed":                       layerCommands,
+}
+
 // terminalLibs are the libraries that touch the terminal, and the
 // packages that may import them.
 var terminalLibs = map[string][]string{
@@ -54,10 +117,13 @@ var terminalLibs = map[string][]string{
 	"github.com/fatih/color":     {"repl", "golden", "cmd/schedlab"},
 }
 
-// TestLayers checks the layers of ARCHITECTURE.md against what the
-// packages import (go list), so that the map stays true.
-func TestLayers(t *testing.T) {
-	cmd := exec.Command("go", "list", "-json=ImportPath,Imports", module+"/...")
+// listImports returns what each package of the module imports, by
+// package relative to the module, as go list says for patterns under env
+// (extra variables, such as GOOS).
+func listImports(t *testing.T, env []string, patterns ...string) map[string][]string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list", "-json=ImportPath,Imports"}, patterns...)...)
+	cmd.Env = append(cmd.Environ(), env...)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Skipf("go list: %v", err)
@@ -76,6 +142,47 @@ func TestLayers(t *testing.T) {
 		}
 		imports[strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")] = p.Imports
 	}
+	return imports
+}
+
+// checkLayers checks that every package in imports has a layer, that
+// every package of the layers table exists, and that no package imports
+// one of a layer above its own.
+func checkLayers(t *testing.T, imports map[string][]string, layers map[string]int) {
+	t.Helper()
+	for pkg := range layers {
+		if _, ok := imports[pkg]; !ok {
+			t.Errorf("%s: in the layers table but no such package (update the table and ARCHITECTURE.md)", pkg)
+		}
+	}
+	for pkg, imps := range imports {
+		layer, ok := layers[pkg]
+		if !ok {
+			t.Errorf("%s: a package with no layer: give it one in the layers table and in ARCHITECTURE.md", pkg)
+			continue
+		}
+		for _, imp := range imps {
+			rel, ok := strings.CutPrefix(imp, module+"/")
+			if !ok {
+				continue
+			}
+			if l, ok := layers[rel]; ok && l > layer {
+				t.Errorf("%s (layer %s) imports %s (layer %s), a layer above its own", pkg, layerNames[layer], rel, layerNames[l])
+			}
+		}
+	}
+}
+
+// TestLayers checks the layers of ARCHITECTURE.md against what the
+// packages import (go list), so that the map stays true: every package
+// has a layer and imports none above it, and the rules below say what
+// some packages may not import even within the layers they may.
+func TestLayers(t *testing.T) {
+	imports := listImports(t, nil, module+"/...")
+	for pkg, imps := range listImports(t, []string{"GOOS=js", "GOARCH=wasm"}, module+"/internal/play/wasm") {
+		imports[pkg] = imps
+	}
+	checkLayers(t, imports, layers)
 	for _, r := range layerRules {
 		imps, ok := imports[r.pkg]
 		if !ok {

@@ -6,33 +6,21 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
 	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/repl"
 )
 
 // replSynopsis is the one-line usage of `schedlab repl`.
-const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--costs FILE|default|zero] [--sched VARIANT] [--startup bare|go] [--choices LIST] [--trace-states] [--max-memory SIZE] [--echo] [script.star]"
+const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--costs FILE|default|zero] [--sched VARIANT] [--startup bare|go] [--gogc PERCENT|off] [--memlimit SIZE|off] [--gc-cycle instant|stw|mark] [--gc-assist=on|off] [--choices LIST] [--trace-states] [--max-memory SIZE] [--echo] [script.star]"
 
 // replCmd is `schedlab repl`: the interactive shell on the terminal, or
 // the same statements and commands read from a file or pipe, without
 // prompts and colour.
 func replCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	s := cli.NewSettings() // the world's settings; --costs, --sched, --startup and --trace-states go straight in
-	s.RegisterFlags(fs, "costs", "sched", "startup", "trace-states", "choices")
-	procs := fs.Int("procs", 1, "number of Ps (GOMAXPROCS) at start, from 1 to 1024")
-	seed := fs.Uint64("seed", 1, "seed of the world's one PRNG (steal order, select)")
-	preempt := onOffFlag(true)
-	fs.Var(&preempt, "preempt", "preempt a goroutine after its 10ms time slice (on|off)")
-	echo := fs.Bool("echo", false, "without a terminal, print the prompts and the input as a terminal shows them (to record a session)")
-	maxMemory := uint64(cli.DefaultMaxMemory)
-	fs.Func("max-memory", "interrupt a statement when the process holds more than `SIZE` of memory, such as 512MiB or 8GiB (0: no limit; default 4GiB)", func(v string) (err error) {
-		maxMemory, err = cli.ParseSize(v)
-		return err
-	})
+	s := cli.NewSettings() // the world's settings, as a script's
+	var echo bool
+	fs := replFlags(s, &echo)
 	files, err := cli.ParseInterspersed(fs, args) // flags may follow the script
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -40,10 +28,6 @@ func replCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		fmt.Fprintf(stderr, "schedlab repl: %v\nusage: %s\n", err, replSynopsis)
-		return 2
-	}
-	if *procs < 1 || *procs > 1024 {
-		fmt.Fprintf(stderr, "schedlab repl: --procs %d: want 1 to 1024\n", *procs)
 		return 2
 	}
 	if len(files) > 1 {
@@ -55,14 +39,13 @@ func replCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 		script = files[0]
 	}
 	// The world's settings become its run's options as a script's do.
-	s.Procs, s.Seed, s.Preempt, s.MaxMemory = *procs, *seed, bool(preempt), maxMemory
 	opts := repl.Options{
-		Run:    s.Options(h, "", stdout, stderr),
+		Run:    h.Options(s, "", stdout, stderr),
 		Script: script,
 		Stdin:  os.Stdin,
 		Stdout: stdout,
 		Stderr: stderr,
-		Echo:   *echo,
+		Echo:   echo,
 	}
 	if stdout == io.Writer(os.Stdout) && repl.IsTerminal(os.Stdin) && repl.IsTerminal(os.Stdout) {
 		opts.Interactive = true
@@ -72,25 +55,22 @@ func replCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	return repl.Run(opts)
 }
 
-// onOffFlag is a boolean flag written on or off (also true or false).
-type onOffFlag bool
+// replSettings are the flags of `schedlab repl` that are Settings': the
+// settings a world's session uses (lang.SessionOptions). A session has no
+// --timeout, --max-time, --max-steps or --perturb (it drops them), writes
+// no trace files and has no check-only --stalls; --max-memory it watches
+// itself.
+var replSettings = []string{"procs", "seed", "preempt", "costs", "sched", "startup", "gogc", "memlimit", "gc-cycle", "gc-assist", "choices", "trace-states", "max-memory"}
 
-func (f *onOffFlag) String() string { return cli.OnOff(bool(*f)) }
-
-func (f *onOffFlag) Set(s string) error {
-	switch s {
-	case "on":
-		*f = true
-	case "off":
-		*f = false
-	default:
-		b, err := strconv.ParseBool(s)
-		if err != nil {
-			return fmt.Errorf("got %q, want on or off", s)
-		}
-		*f = onOffFlag(b)
-	}
-	return nil
+// replFlags returns the flag set of `schedlab repl`, bound to s and echo:
+// the settings' own flags (one name, help text, default and parser each,
+// as `schedlab run` has them) and --echo. It reports nothing itself.
+func replFlags(s *cli.Settings, echo *bool) *flag.FlagSet {
+	fs := flag.NewFlagSet("repl", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	s.RegisterFlags(fs, replSettings...)
+	fs.BoolVar(echo, "echo", false, "without a terminal, print the prompts and the input as a terminal shows them (to record a session)")
+	return fs
 }
 
 func replHelp(w io.Writer) {
@@ -115,9 +95,14 @@ colour. A compound statement (def, for, if, while) ends at a blank line.
 docs/repl.md says more.
 
 Flags:
-  --procs N         number of Ps (GOMAXPROCS) at start, from 1 to 1024 (default 1)
+  --procs N         number of Ps (GOMAXPROCS) at start, from 1 to %d (default 1)
   --seed S          seed of the world's one PRNG: steal order, select (default 1)
   --preempt on|off  preempt a goroutine after its 10ms time slice (default on)
+  --costs FILE|default|zero
+                    the costs profile that moves the virtual clock: the one
+                    that ships with schedlab (default), zero (only work,
+                    syscall, sleep and timers take time) or a profile file
+                    (docs/runtime.md)
   --sched VARIANT   the world's scheduler variant: go (default), central,
                     handoff, eager, no-runnext, no-steal, runq=N
                     (docs/variants.md)
@@ -125,6 +110,16 @@ Flags:
                     M0 and P0, the textbook start; go runs runtime.main's
                     start-up first, its own goroutines and the threads they
                     woke, as every Go program starts (docs/runtime.md)
+  --gogc PERCENT|off
+                    the garbage collector's GOGC at start (default 100)
+  --memlimit SIZE|off
+                    the soft memory limit at start, GOMEMLIMIT (default off)
+  --gc-cycle instant|stw|mark
+                    how much of a GC cycle the world models (default instant;
+                    docs/runtime.md)
+  --gc-assist on|off
+                    with --gc-cycle=mark, goroutines that allocate pay mark
+                    assists (default on)
   --max-memory SIZE interrupt a statement, :step or :run when the process
                     holds more than SIZE, such as 512MiB (0: no limit;
                     default 4GiB); the world stays
@@ -135,5 +130,5 @@ Flags:
                     change of a goroutine's status (casgstatus)
   --echo            without a terminal, print the prompts and the input as a
                     terminal shows them, to record a session
-`, replSynopsis)
+`, replSynopsis, cli.MaxProcs)
 }

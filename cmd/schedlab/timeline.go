@@ -13,6 +13,7 @@ import (
 	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/internal/realtrace"
 	"github.com/schedlab/schedlab/trace"
+	"github.com/schedlab/schedlab/trace/realevents"
 )
 
 const timelineSynopsis = "schedlab timeline [flags] IN.trace -o OUT.html"
@@ -102,7 +103,7 @@ func timelinePage(file string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
 	}
-	evs, procs := realEvents(tr)
+	evs, procs := realevents.Events(tr)
 	var b bytes.Buffer
 	tl := trace.NewTimeline(&b, trace.Header{Settings: []trace.KV{
 		{Key: "trace", Value: filepath.Base(file)},

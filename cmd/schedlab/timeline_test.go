@@ -17,6 +17,7 @@ import (
 
 	"github.com/schedlab/schedlab/internal/realtrace"
 	"github.com/schedlab/schedlab/runtime"
+	"github.com/schedlab/schedlab/trace/realevents"
 	"github.com/schedlab/schedlab/trace/tracetest"
 )
 
@@ -78,7 +79,7 @@ func readEvents(t *testing.T, file string) []runtime.Event {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, _ := realEvents(tr)
+	evs, _ := realevents.Events(tr)
 	return evs
 }
 

@@ -115,7 +115,7 @@ func Compare(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		var runErr bytes.Buffer
-		opts := s.Options(Host{}, filename, io.Discard, &runErr)
+		opts := s.Options(io.Discard, &runErr)
 		var mach *runtime.Machine
 		opts.OnStart = func(m *runtime.Machine) { mach = m }
 		res := lang.RunFile(filename, src, opts)

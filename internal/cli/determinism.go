@@ -85,7 +85,7 @@ var checkRun = runForCheck
 
 func runForCheck(host Host, prog *lang.Program, s *Settings, rec *recorder, files runtime.Tracer, onStart func(*runtime.Machine)) (*lang.Result, string) {
 	var errOut bytes.Buffer
-	opts := s.Options(host, prog.Files()[0], io.Discard, &errOut)
+	opts := host.Options(s, prog.Files()[0], io.Discard, &errOut)
 	opts.Tracer, opts.PrintsInTrace = rec, true
 	if files != nil {
 		opts.Tracer = runtime.MultiTracer(rec, files)

@@ -128,6 +128,11 @@ func (h Host) Run(args []string, stdout, stderr io.Writer) int {
 	return runScript(h, filename, src, s, stdout, stderr)
 }
 
+// RunFlags returns the flags of `schedlab run`, every setting's, bound to
+// fresh settings: what another command's flag of the same name must be
+// (the REPL's are these; cmd/schedlab's tests compare them).
+func RunFlags() *flag.FlagSet { return newFlagSet(NewSettings()) }
+
 // newFlagSet returns a flag set of the run flags, bound to s. It reports
 // nothing itself: Run prints errors and help.
 func newFlagSet(s *Settings) *flag.FlagSet {
@@ -193,7 +198,7 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 		// container's limit.
 		cpus := s.CPUs
 		if cpus == 0 {
-			cpus = maxProcs
+			cpus = MaxProcs
 		}
 		s.Procs = runtime.DefaultGOMAXPROCS(cpus, s.CPUQuota)
 	}
@@ -216,7 +221,7 @@ func runScript(host Host, filename string, src []byte, s *Settings, stdout, stde
 	if s.CheckDeterminism {
 		return checkDeterminism(host, prog, s, stdout, stderr)
 	}
-	opts := s.Options(host, filename, stdout, stderr)
+	opts := host.Options(s, filename, stdout, stderr)
 
 	// The trace writers of the run, each finished when it ends. The
 	// files come first, so that one that cannot be created stops the run

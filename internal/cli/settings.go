@@ -17,12 +17,13 @@ import (
 	"github.com/schedlab/schedlab/trace"
 )
 
-// Limits of --procs. The real runtime caps GOMAXPROCS at 1024
-// (runtime2.go: _MaxGomaxprocs).
-const (
-	minProcs = 1
-	maxProcs = 1024
-)
+// minProcs is the least --procs.
+const minProcs = 1
+
+// MaxProcs is the most --procs and --cpus, the one limit every command
+// checks: the real runtime caps GOMAXPROCS at 1024 (runtime2.go:
+// _MaxGomaxprocs).
+const MaxProcs = 1024
 
 // DefaultTimeout is the wall-clock limit of a run when --timeout is not
 // given. A lesson-sized script finishes in milliseconds; a minute stops a
@@ -53,6 +54,48 @@ type Host struct {
 	// replay check) leaves it off, and such a run ends at the limit when
 	// the call returns.
 	OwnsProcess bool
+}
+
+// Options returns s's options (Settings.Options) for a run of the script
+// filename in host h, printing to stdout and stderr, and does to the
+// process what the host allows: it is the one place where a run's
+// settings touch the process. When h owns the process, --max-memory also
+// sets the Go runtime's soft memory limit, and a run that cannot be
+// stopped ends the process (os.Exit) with its report. filename names the
+// script in that report; "" is a REPL session, whose report says so.
+func (h Host) Options(s *Settings, filename string, stdout, stderr io.Writer) lang.Options {
+	opts := s.Options(stdout, stderr)
+	if h.OwnsProcess && s.MaxMemory > 0 {
+		// The garbage collector's soft limit: collect harder near the
+		// limit rather than count garbage against it.
+		debug.SetMemoryLimit(int64(min(s.MaxMemory, math.MaxInt64)))
+		if filename == "" {
+			opts.OnMemoryOverrun = func(le *runtime.LimitError) {
+				// The process's own stderr: the run's may be a buffer.
+				io.WriteString(os.Stderr, overrunReport(le))
+				os.Exit(lang.ExitFailed)
+			}
+		}
+	}
+	if h.OwnsProcess && filename != "" {
+		// A run stopped by a limit or SIGINT in the middle of one call
+		// ends the process with the run's report (lang/overrun.go).
+		opts.OnOverrun = func(le *runtime.LimitError, report []byte) {
+			os.Stderr.Write(report) // the process's own: the run's may be a buffer
+			if le.What == "interrupt" {
+				os.Exit(ExitInterrupted)
+			}
+			os.Exit(lang.ExitFailed)
+		}
+	}
+	return opts
+}
+
+// overrunReport is what a REPL session that ends at a memory overrun
+// prints: the limit and why the session ends.
+func overrunReport(le *runtime.LimitError) string {
+	const why = "one builtin call went on allocating, and a call cannot be stopped halfway"
+	return fmt.Sprintf("\nschedlab repl: %s\n\nschedlab repl: %s: the session ends\n", le.Msg, why)
 }
 
 // Settings are the flags of one run of a script. The zero value is not
@@ -129,7 +172,7 @@ func NewSettings() *Settings {
 // register defines one flag per setting on fs. Flag names are what the
 // trace header calls the settings.
 func (s *Settings) register(fs *flag.FlagSet) {
-	fs.Var(&intRange{&s.Procs, minProcs, maxProcs}, "procs", "run with `N` Ps (GOMAXPROCS at start), from 1 to 1024")
+	fs.Var(&intRange{&s.Procs, minProcs, MaxProcs}, "procs", "run with `N` Ps (GOMAXPROCS at start), from 1 to "+strconv.Itoa(MaxProcs))
 	fs.Uint64Var(&s.Seed, "seed", s.Seed, "seed `S` of the run's PRNG (steal order, select); same seed, same run")
 	fs.BoolVar(&s.Trace, "trace", s.Trace, "print every scheduling event on stdout, interleaved with the program's output")
 	fs.Var((*onOff)(&s.Preempt), "preempt", "preempt a goroutine that has run for its 10ms time slice: `on|off` (off behaves as Go before 1.14, or GODEBUG=asyncpreemptoff=1: the request waits for the goroutine's next function call)")
@@ -137,7 +180,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(&intRange{&s.MaxGoroutines, 0, 1 << 30}, "max-goroutines", "stop the run when more than `N` goroutines are alive (0: no limit)")
 	fs.Var((*cpuQuota)(&s.CPUQuota), "cpu-quota", "run under a container's CPU limit of `Q` CPUs (fractional allowed, such as 1.5; unlimited: none): Linux CFS bandwidth control, every running thread draws on Q × period of CPU time a period and the process stops until the period ends once it is spent; without --procs, GOMAXPROCS is then Go's default for the quota, ceil(Q) and at least 2 (see docs/runtime.md)")
 	fs.Var((*positiveDuration)(&s.CPUPeriod), "cpu-period", "the CFS period `D` of --cpu-quota (cpu.cfs_period_us; default 100ms)")
-	fs.Var(&intRange{&s.CPUs, 0, maxProcs}, "cpus", "run on a machine of `N` CPUs, from 1 to 1024 (0, the default: every thread has a CPU of its own): threads beyond N take turns, the OS taking a CPU from a thread that has run its time slice while others wait; without --procs, GOMAXPROCS is then N, as in Go (see docs/runtime.md)")
+	fs.Var(&intRange{&s.CPUs, 0, MaxProcs}, "cpus", "run on a machine of `N` CPUs, from 1 to "+strconv.Itoa(MaxProcs)+" (0, the default: every thread has a CPU of its own): threads beyond N take turns, the OS taking a CPU from a thread that has run its time slice while others wait; without --procs, GOMAXPROCS is then N, as in Go (see docs/runtime.md)")
 	fs.Var((*gogcFlag)(&s.GOGC), "gogc", "the garbage collector's GOGC `PERCENT` at start, or off (-1): the heap may grow by that percent of the live heap, stacks and globals before a cycle (debug.SetGCPercent; default 100; see docs/runtime.md)")
 	fs.Var((*memLimitFlag)(&s.MemLimit), "memlimit", "the soft memory limit `SIZE` at start, such as 64MiB, or off: GOMEMLIMIT, the heap goal stays under it less the stacks and 3% (debug.SetMemoryLimit; default off)")
 	fs.Var(&choice{&s.GCCycle, runtime.GCCycleNames()}, "gc-cycle", "how much of a GC cycle to model (`instant|stw|mark`): instant, a cycle that takes no time and changes no schedule; stw, its sweep termination and mark termination stop the world for their pauses from the costs profile; mark, and between them mark workers take Ps for the mark work, dedicated, fractional or idle (see docs/runtime.md)")
@@ -369,8 +412,8 @@ func (q *cpuQuota) Set(v string) error {
 	if f <= 0 {
 		return fmt.Errorf("a quota of %v CPUs: want more than 0 (or unlimited)", f)
 	}
-	if f > maxProcs {
-		return fmt.Errorf("a quota of %v CPUs: at most %d", f, maxProcs)
+	if f > MaxProcs {
+		return fmt.Errorf("a quota of %v CPUs: at most %d", f, MaxProcs)
 	}
 	*q = cpuQuota(f)
 	return nil
@@ -508,14 +551,14 @@ func (b *byteSize) String() string {
 	return lang.FormatBytes(uint64(*b))
 }
 
-// Options returns the language's options for a run with these settings
-// in host h, printing to stdout and stderr. It is the one place where the
-// command's settings become lang.Options: for `schedlab run` and
-// `schedlab test` (runScript, checkDeterminism), for each run of
-// `schedlab explore` and for the world of `schedlab repl`. The callers
-// add their tracers and views. filename names the script in the report of
-// a memory overrun; "" is a REPL session, whose report says so.
-func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) lang.Options {
+// Options returns the language's options for a run with these settings,
+// printing to stdout and stderr. It is the one place where the command's
+// settings become lang.Options: for `schedlab run` and `schedlab test`
+// (runScript, checkDeterminism), for each run of `schedlab explore` and
+// `schedlab check` and for the world of `schedlab repl`. The callers add
+// their tracers and views. It is a pure conversion: what a run may do to
+// its process, Host.Options adds.
+func (s *Settings) Options(stdout, stderr io.Writer) lang.Options {
 	opts := lang.Options{
 		Procs:         s.Procs,
 		Seed:          s.Seed,
@@ -551,37 +594,7 @@ func (s *Settings) Options(h Host, filename string, stdout, stderr io.Writer) la
 		limit := s.MemLimit
 		opts.MemoryLimit = &limit
 	}
-	if h.OwnsProcess && s.MaxMemory > 0 {
-		// The garbage collector's soft limit: collect harder near the
-		// limit rather than count garbage against it.
-		debug.SetMemoryLimit(int64(min(s.MaxMemory, math.MaxInt64)))
-		if filename == "" {
-			opts.OnMemoryOverrun = func(le *runtime.LimitError) {
-				// The process's own stderr: the run's may be a buffer.
-				io.WriteString(os.Stderr, overrunReport(le))
-				os.Exit(lang.ExitFailed)
-			}
-		}
-	}
-	if h.OwnsProcess && filename != "" {
-		// A run stopped by a limit or SIGINT in the middle of one call
-		// ends the process with the run's report (lang/overrun.go).
-		opts.OnOverrun = func(le *runtime.LimitError, report []byte) {
-			os.Stderr.Write(report) // the process's own: the run's may be a buffer
-			if le.What == "interrupt" {
-				os.Exit(ExitInterrupted)
-			}
-			os.Exit(lang.ExitFailed)
-		}
-	}
 	return opts
-}
-
-// overrunReport is what a REPL session that ends at a memory overrun
-// prints: the limit and why the session ends.
-func overrunReport(le *runtime.LimitError) string {
-	const why = "one builtin call went on allocating, and a call cannot be stopped halfway"
-	return fmt.Sprintf("\nschedlab repl: %s\n\nschedlab repl: %s: the session ends\n", le.Msg, why)
 }
 
 // OnOff writes a switch as its flags take it: "on" or "off". It is the

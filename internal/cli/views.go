@@ -76,7 +76,7 @@ func RunViews(filename string, src []byte, args []string, want Want, stdout, std
 	if stderr != nil {
 		e = io.MultiWriter(&errb, stderr)
 	}
-	opts := s.Options(Host{}, filename, o, e)
+	opts := s.Options(o, e)
 	h := s.Header()
 	var text flushTracer
 	if s.TraceFormat == "json" {

@@ -7,16 +7,17 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/schedlab/schedlab/internal/cli"
 )
 
 // Bounds of a lab. MaxCells keeps a grid to what a person can read and a
 // host can run; MaxSeeds times MaxCells is explore.MaxRuns, the most runs
-// a sweep tallies. MaxProcs is the real runtime's cap on GOMAXPROCS
-// (runtime2.go: _MaxGomaxprocs), as --procs has it.
+// a sweep tallies. MaxProcs is --procs' limit, cli.MaxProcs.
 const (
 	MaxCells = 10_000
 	MaxSeeds = 10_000
-	MaxProcs = 1024
+	MaxProcs = cli.MaxProcs
 )
 
 // The sweeps that set a run flag rather than a parameter.

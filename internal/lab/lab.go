@@ -158,7 +158,7 @@ func (l *Lab) setup(values []string) (cellSetup, error) {
 	s.MaxMemory = 0
 	first := *s
 	first.Seed = 1
-	return cellSetup{values: values, opts: s.Options(cli.Host{}, l.cfg.Script, nil, nil), procs: s.Procs, first: first}, nil
+	return cellSetup{values: values, opts: s.Options(nil, nil), procs: s.Procs, first: first}, nil
 }
 
 // settings returns a cell's values with the names of their sweeps.

@@ -85,7 +85,7 @@ func Explore(req ExploreRequest, progress func(done int)) *ExploreResult {
 	if err != nil {
 		return &ExploreResult{Error: lang.FormatCompileError(err)}
 	}
-	base := s.Options(cli.Host{}, req.Filename, nil, nil)
+	base := s.Options(nil, nil)
 	if !s.Given("timeout") {
 		base.Timeout = exploreTimeout
 	}

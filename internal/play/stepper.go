@@ -66,7 +66,7 @@ func NewStepper(filename string, src []byte, args []string) (*Stepper, error) {
 func (st *Stepper) start() {
 	st.drv = lang.NewDriver()
 	st.cancel = make(chan struct{})
-	opts := st.settings.Options(cli.Host{}, st.filename, &st.out, &st.out)
+	opts := st.settings.Options(&st.out, &st.out)
 	// A stepped run waits for the person looking at it: the wall clock
 	// and the memory watchdog are the host's (the page bounds each
 	// advance itself, and stops the worker).

@@ -272,229 +272,314 @@ func (w *Writer) Event(ev *runtime.Event) {
 	w.translate(ev)
 }
 
-// translate writes the trace events for ev.
+// translate writes the trace events for ev: one step per kind, grouped
+// in the families of the Go trace (goroutines, syscalls, Ps, the
+// collector and user logs).
 func (w *Writer) translate(ev *runtime.Event) {
 	switch ev.Kind {
+	// goroutines
 	case runtime.EvGoCreate:
-		t := w.mThread(ev)
-		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
-			return
-		}
-		if w.gs[ev.G2] != nil {
-			w.fail(ev, "G%d created while it exists", ev.G2)
-			return
-		}
-		w.goCreate(t, ev.Time, ev.G2, ev.G)
-
+		w.translateGoCreate(ev)
 	case runtime.EvGoStart:
-		t := w.mThread(ev)
-		if t == nil || !w.holds(ev, t) {
-			return
-		}
-		if t.g != 0 {
-			w.fail(ev, "M%d starts G%d while it runs G%d", ev.M, ev.G, t.g)
-			return
-		}
-		gs := w.gs[ev.G]
-		first := gs == nil && ev.G == 1 && !w.g1
-		if gs == nil {
-			if !first {
-				w.fail(ev, "G%d starts but was never created", ev.G)
-				return
-			}
-			// G1 is made by the Machine without a GoCreate; in the trace
-			// it is created by the thread that first starts it, as a
-			// goroutine the trace sees born without a creator.
-			w.goCreate(t, ev.Time, ev.G, 0)
-			gs = w.gs[ev.G]
-		}
-		if gs.st != stRunnable {
-			w.fail(ev, "G%d starts while %s", ev.G, gs.st)
-			return
-		}
-		w.goStart(t, ev.Time, ev.G, gs)
-		if first {
-			w.g1 = true
-			// The GOMAXPROCS of the run, as StartTrace writes it.
-			w.event(t, evProcsChange, ev.Time, uint64(max(w.opts.Procs, 1)), 0)
-		}
-
+		w.translateGoStart(ev)
 	case runtime.EvGoSched, runtime.EvGoPreempt:
-		reason := "runtime.Gosched" // traceGoStopReasonStrings[traceGoStopGoSched]
-		if ev.Kind == runtime.EvGoPreempt || ev.Arg == 1 {
-			reason = "preempted" // traceGoStopPreempted: gopreempt_m, and goyield_m
-		}
-		w.stop(ev, evGoStop, reason, stRunnable)
-
+		w.translateGoStop(ev)
 	case runtime.EvGoBlock:
 		w.stop(ev, evGoBlock, BlockReason(ev.Reason), stWaiting)
-
 	case runtime.EvGoDestroy:
-		t := w.mThread(ev)
-		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
-			return
-		}
-		w.event(t, evGoDestroy, ev.Time)
-		delete(w.gs, ev.G)
-		t.g = 0
-
+		w.translateGoDestroy(ev)
 	case runtime.EvGoUnblock:
-		gs := w.gs[ev.G2]
-		if gs == nil && ev.Arg == 3 {
-			// A GC mark worker taken from its pool: the Machine makes
-			// the workers parked, with no GoCreate (runtime/mgc.go). The
-			// trace sees it born blocked, as tracev2's GoCreateBlocked
-			// says, by no goroutine.
-			t := w.sysmon
-			if ev.M >= 0 {
-				t = w.thread(ev.M)
-			}
-			gs = &gstate{st: stWaiting, m: -1}
-			w.gs[ev.G2] = gs
-			w.event(t, evGoCreateBlocked, ev.Time, uint64(ev.G2), w.entryStack(ev.G2), 0)
-		}
-		if gs == nil || gs.st != stWaiting {
-			w.fail(ev, "G%d readied while %s", ev.G2, stateOf(gs))
-			return
-		}
-		t := w.sysmon // a timer with no M, or the host
-		if ev.M >= 0 {
-			t = w.thread(ev.M)
-		}
-		gs.seq++
-		gs.st = stRunnable
-		w.event(t, evGoUnblock, ev.Time, uint64(ev.G2), gs.seq, w.stack(ev.G))
+		w.translateGoUnblock(ev)
 
+	// syscalls
 	case runtime.EvGoSyscallBegin:
-		t := w.mThread(ev)
-		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
-			return
-		}
-		p := &w.ps[t.p]
-		p.st = stSyscall
-		p.seq++
-		w.gs[ev.G].st = stSyscall
-		w.event(t, evGoSyscallBegin, ev.Time, p.seq, w.stack(ev.G))
-
+		w.translateSyscallBegin(ev)
 	case runtime.EvGoSyscallEnd:
 		w.syscallEnd(ev)
 
+	// Ps
 	case runtime.EvProcStart:
 		w.procStart(ev)
-
 	case runtime.EvProcStop:
-		t := w.mThread(ev)
-		if t == nil || ev.P < 0 {
-			w.fail(ev, "ProcStop without an M or a P")
-			return
-		}
-		p := w.proc(t, ev.Time, ev.P)
-		switch {
-		case t.p == ev.P:
-		case t.p < 0 && p.st == stIdle:
-			// stopTheWorld took the P from an M that startm had handed
-			// it to but that had not run yet. In Go the woken M acquires
-			// the P and then stops for the stop-the-world: its
-			// ProcStart, then its ProcStop.
-			w.procStartOn(t, ev.Time, ev.P)
-		default:
-			w.fail(ev, "M%d stops P%d but holds %s", ev.M, ev.P, pName(t.p))
-			return
-		}
-		w.ps[ev.P].st = stIdle
-		t.p = -1
-		w.event(t, evProcStop, ev.Time)
-
+		w.translateProcStop(ev)
 	case runtime.EvProcSteal:
-		if ev.P < 0 || int(ev.P) >= len(w.ps) || w.ps[ev.P].st != stSyscall {
-			w.fail(ev, "P%d retaken but no syscall holds it", ev.P)
-			return
-		}
-		t := w.sysmon
-		if ev.M >= 0 {
-			// exitsyscall taking its old P back from another M's syscall.
-			if t = w.mThread(ev); t == nil {
-				return
-			}
-		}
-		w.steal(t, ev.Time, ev.P)
-
+		w.translateProcSteal(ev)
 	case runtime.EvProcResize:
 		w.resize(ev)
 
+	// the collector
 	case runtime.EvGCBegin, runtime.EvGCEnd:
-		t := w.mThread(ev)
-		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
-			return
-		}
-		if (ev.Kind == runtime.EvGCBegin) == w.gcOn {
-			w.fail(ev, "a GC cycle is on: %v", w.gcOn)
-			return
-		}
-		if ev.Kind == runtime.EvGCBegin {
-			w.event(t, evGCBegin, ev.Time, w.gcSeq, w.stack(ev.G)) // traceLocker.GCStart
-		} else {
-			w.event(t, evGCEnd, ev.Time, w.gcSeq) // traceLocker.GCDone
-		}
-		w.gcSeq++
-		w.gcOn = ev.Kind == runtime.EvGCBegin
+		w.translateGCCycle(ev)
+	case runtime.EvSTWBegin, runtime.EvSTWEnd:
+		w.translateSTW(ev)
+	case runtime.EvGCWorkerStart, runtime.EvGCWorkerStop:
+		w.translateGCWorker(ev)
+	case runtime.EvGCAssistBegin, runtime.EvGCAssistEnd:
+		w.translateGCAssist(ev)
 
-	case runtime.EvSTWBegin:
-		t := w.mThread(ev)
-		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
+	// user logs
+	case runtime.EvPrint:
+		w.translatePrint(ev)
+	}
+}
+
+// runningThread returns the thread of ev's M when it holds ev's P and
+// runs ev's G, failing (and returning nil) when it does not: the thread
+// of an event that its running goroutine does.
+func (w *Writer) runningThread(ev *runtime.Event) *thread {
+	t := w.mThread(ev)
+	if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
+		return nil
+	}
+	return t
+}
+
+// translateGoCreate writes a goroutine created by the running one.
+func (w *Writer) translateGoCreate(ev *runtime.Event) {
+	t := w.runningThread(ev)
+	if t == nil {
+		return
+	}
+	if w.gs[ev.G2] != nil {
+		w.fail(ev, "G%d created while it exists", ev.G2)
+		return
+	}
+	w.goCreate(t, ev.Time, ev.G2, ev.G)
+}
+
+// translateGoStart writes a runnable goroutine starting on ev's M, and
+// G1's birth and the run's GOMAXPROCS at its first start.
+func (w *Writer) translateGoStart(ev *runtime.Event) {
+	t := w.mThread(ev)
+	if t == nil || !w.holds(ev, t) {
+		return
+	}
+	if t.g != 0 {
+		w.fail(ev, "M%d starts G%d while it runs G%d", ev.M, ev.G, t.g)
+		return
+	}
+	gs := w.gs[ev.G]
+	first := gs == nil && ev.G == 1 && !w.g1
+	if gs == nil {
+		if !first {
+			w.fail(ev, "G%d starts but was never created", ev.G)
 			return
 		}
+		// G1 is made by the Machine without a GoCreate; in the trace
+		// it is created by the thread that first starts it, as a
+		// goroutine the trace sees born without a creator.
+		w.goCreate(t, ev.Time, ev.G, 0)
+		gs = w.gs[ev.G]
+	}
+	if gs.st != stRunnable {
+		w.fail(ev, "G%d starts while %s", ev.G, gs.st)
+		return
+	}
+	w.goStart(t, ev.Time, ev.G, gs)
+	if first {
+		w.g1 = true
+		// The GOMAXPROCS of the run, as StartTrace writes it.
+		w.event(t, evProcsChange, ev.Time, uint64(max(w.opts.Procs, 1)), 0)
+	}
+}
+
+// translateGoStop writes a running goroutine made runnable: a yield or a
+// preemption.
+func (w *Writer) translateGoStop(ev *runtime.Event) {
+	reason := "runtime.Gosched" // traceGoStopReasonStrings[traceGoStopGoSched]
+	if ev.Kind == runtime.EvGoPreempt || ev.Arg == 1 {
+		reason = "preempted" // traceGoStopPreempted: gopreempt_m, and goyield_m
+	}
+	w.stop(ev, evGoStop, reason, stRunnable)
+}
+
+// translateGoDestroy writes the running goroutine's exit.
+func (w *Writer) translateGoDestroy(ev *runtime.Event) {
+	t := w.runningThread(ev)
+	if t == nil {
+		return
+	}
+	w.event(t, evGoDestroy, ev.Time)
+	delete(w.gs, ev.G)
+	t.g = 0
+}
+
+// translateGoUnblock writes a waiting goroutine readied, by ev's M or,
+// with none, by sysmon's thread (a timer with no M, or the host).
+func (w *Writer) translateGoUnblock(ev *runtime.Event) {
+	gs := w.gs[ev.G2]
+	if gs == nil && ev.Arg == 3 {
+		gs = w.markWorkerBorn(ev)
+	}
+	if gs == nil || gs.st != stWaiting {
+		w.fail(ev, "G%d readied while %s", ev.G2, stateOf(gs))
+		return
+	}
+	t := w.sysmon // a timer with no M, or the host
+	if ev.M >= 0 {
+		t = w.thread(ev.M)
+	}
+	gs.seq++
+	gs.st = stRunnable
+	w.event(t, evGoUnblock, ev.Time, uint64(ev.G2), gs.seq, w.stack(ev.G))
+}
+
+// markWorkerBorn writes the birth of a GC mark worker taken from its
+// pool, which ev readies, and returns its state. The Machine makes the
+// workers parked, with no GoCreate (runtime/mgc.go). The trace sees it
+// born blocked, as tracev2's GoCreateBlocked says, by no goroutine.
+func (w *Writer) markWorkerBorn(ev *runtime.Event) *gstate {
+	t := w.sysmon
+	if ev.M >= 0 {
+		t = w.thread(ev.M)
+	}
+	gs := &gstate{st: stWaiting, m: -1}
+	w.gs[ev.G2] = gs
+	w.event(t, evGoCreateBlocked, ev.Time, uint64(ev.G2), w.entryStack(ev.G2), 0)
+	return gs
+}
+
+// translateSyscallBegin writes the running goroutine entering a syscall
+// with its P.
+func (w *Writer) translateSyscallBegin(ev *runtime.Event) {
+	t := w.runningThread(ev)
+	if t == nil {
+		return
+	}
+	p := &w.ps[t.p]
+	p.st = stSyscall
+	p.seq++
+	w.gs[ev.G].st = stSyscall
+	w.event(t, evGoSyscallBegin, ev.Time, p.seq, w.stack(ev.G))
+}
+
+// translateProcStop writes ev's M stopping its P.
+func (w *Writer) translateProcStop(ev *runtime.Event) {
+	t := w.mThread(ev)
+	if t == nil || ev.P < 0 {
+		w.fail(ev, "ProcStop without an M or a P")
+		return
+	}
+	p := w.proc(t, ev.Time, ev.P)
+	switch {
+	case t.p == ev.P:
+	case t.p < 0 && p.st == stIdle:
+		// stopTheWorld took the P from an M that startm had handed
+		// it to but that had not run yet. In Go the woken M acquires
+		// the P and then stops for the stop-the-world: its
+		// ProcStart, then its ProcStop.
+		w.procStartOn(t, ev.Time, ev.P)
+	default:
+		w.fail(ev, "M%d stops P%d but holds %s", ev.M, ev.P, pName(t.p))
+		return
+	}
+	w.ps[ev.P].st = stIdle
+	t.p = -1
+	w.event(t, evProcStop, ev.Time)
+}
+
+// translateProcSteal writes a P retaken from a syscall: by sysmon, or by
+// exitsyscall on ev's M.
+func (w *Writer) translateProcSteal(ev *runtime.Event) {
+	if ev.P < 0 || int(ev.P) >= len(w.ps) || w.ps[ev.P].st != stSyscall {
+		w.fail(ev, "P%d retaken but no syscall holds it", ev.P)
+		return
+	}
+	t := w.sysmon
+	if ev.M >= 0 {
+		// exitsyscall taking its old P back from another M's syscall.
+		if t = w.mThread(ev); t == nil {
+			return
+		}
+	}
+	w.steal(t, ev.Time, ev.P)
+}
+
+// translateGCCycle writes a GC cycle's start or end
+// (traceLocker.GCStart, GCDone).
+func (w *Writer) translateGCCycle(ev *runtime.Event) {
+	t := w.runningThread(ev)
+	if t == nil {
+		return
+	}
+	begin := ev.Kind == runtime.EvGCBegin
+	if begin == w.gcOn {
+		w.fail(ev, "a GC cycle is on: %v", w.gcOn)
+		return
+	}
+	if begin {
+		w.event(t, evGCBegin, ev.Time, w.gcSeq, w.stack(ev.G)) // traceLocker.GCStart
+	} else {
+		w.event(t, evGCEnd, ev.Time, w.gcSeq) // traceLocker.GCDone
+	}
+	w.gcSeq++
+	w.gcOn = begin
+}
+
+// translateSTW writes a stop-the-world's start or end
+// (traceLocker.STWStart, STWDone).
+func (w *Writer) translateSTW(ev *runtime.Event) {
+	t := w.runningThread(ev)
+	if t == nil {
+		return
+	}
+	if ev.Kind == runtime.EvSTWBegin {
 		w.event(t, evSTWBegin, ev.Time, w.str(ev.Reason), w.stack(ev.G)) // traceLocker.STWStart
 		w.stw = true
-
-	case runtime.EvSTWEnd:
-		t := w.mThread(ev)
-		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
-			return
-		}
-		w.event(t, evSTWEnd, ev.Time) // traceLocker.STWDone
-		w.stw = false
-
-	case runtime.EvGCWorkerStart, runtime.EvGCWorkerStop:
-		t := w.mThread(ev)
-		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
-			return
-		}
-		gs := w.gs[ev.G]
-		if ev.Kind == runtime.EvGCWorkerStop {
-			gs.label = ""
-			return
-		}
-		gs.label = "GC (" + ev.Reason + ")" // gcMarkWorkerModeStrings
-		w.event(t, evGoLabel, ev.Time, w.str(gs.label))
-
-	case runtime.EvGCAssistBegin, runtime.EvGCAssistEnd:
-		t := w.mThread(ev)
-		if t == nil || !w.holds(ev, t) || !w.runs(ev, t, ev.G) {
-			return
-		}
-		gs := w.gs[ev.G]
-		if (ev.Kind == runtime.EvGCAssistBegin) == gs.assist {
-			w.fail(ev, "G%d in a mark assist: %v", ev.G, gs.assist)
-			return
-		}
-		if ev.Kind == runtime.EvGCAssistBegin {
-			w.event(t, evGCMarkAssistBegin, ev.Time, w.stack(ev.G)) // traceLocker.GCMarkAssistStart
-		} else {
-			w.event(t, evGCMarkAssistEnd, ev.Time) // traceLocker.GCMarkAssistDone
-		}
-		gs.assist = ev.Kind == runtime.EvGCAssistBegin
-
-	case runtime.EvPrint:
-		if ev.M < 0 || ev.G == 0 {
-			return
-		}
-		t := w.thread(ev.M)
-		if t.g != ev.G || t.p < 0 || w.gs[ev.G] == nil || w.gs[ev.G].st != stRunning {
-			return // a print outside running code has no place for a log
-		}
-		w.event(t, evUserLog, ev.Time, backgroundTaskID, w.str("print"), w.str(strings.TrimSuffix(ev.Reason, "\n")), w.stack(ev.G))
+		return
 	}
+	w.event(t, evSTWEnd, ev.Time) // traceLocker.STWDone
+	w.stw = false
+}
+
+// translateGCWorker labels a GC mark worker with its mode when it
+// starts, and forgets the label when it stops.
+func (w *Writer) translateGCWorker(ev *runtime.Event) {
+	t := w.runningThread(ev)
+	if t == nil {
+		return
+	}
+	gs := w.gs[ev.G]
+	if ev.Kind == runtime.EvGCWorkerStop {
+		gs.label = ""
+		return
+	}
+	gs.label = "GC (" + ev.Reason + ")" // gcMarkWorkerModeStrings
+	w.event(t, evGoLabel, ev.Time, w.str(gs.label))
+}
+
+// translateGCAssist writes the start or end of the running goroutine's
+// mark assist (traceLocker.GCMarkAssistStart, GCMarkAssistDone).
+func (w *Writer) translateGCAssist(ev *runtime.Event) {
+	t := w.runningThread(ev)
+	if t == nil {
+		return
+	}
+	gs := w.gs[ev.G]
+	begin := ev.Kind == runtime.EvGCAssistBegin
+	if begin == gs.assist {
+		w.fail(ev, "G%d in a mark assist: %v", ev.G, gs.assist)
+		return
+	}
+	if begin {
+		w.event(t, evGCMarkAssistBegin, ev.Time, w.stack(ev.G)) // traceLocker.GCMarkAssistStart
+	} else {
+		w.event(t, evGCMarkAssistEnd, ev.Time) // traceLocker.GCMarkAssistDone
+	}
+	gs.assist = begin
+}
+
+// translatePrint writes a print of running code as a user log line; a
+// print outside running code has no place for one.
+func (w *Writer) translatePrint(ev *runtime.Event) {
+	if ev.M < 0 || ev.G == 0 {
+		return
+	}
+	t := w.thread(ev.M)
+	if t.g != ev.G || t.p < 0 || w.gs[ev.G] == nil || w.gs[ev.G].st != stRunning {
+		return
+	}
+	w.event(t, evUserLog, ev.Time, backgroundTaskID, w.str("print"), w.str(strings.TrimSuffix(ev.Reason, "\n")), w.stack(ev.G))
 }
 
 // mThread returns the thread of ev's M, failing when ev has none.
