@@ -131,7 +131,16 @@ func parseRecording(r io.Reader) (*Dist, error) {
 type entry struct {
 	Name  string
 	Procs []int
+	// Noisy marks a program whose real distribution itself moves from
+	// recording to recording by more than TestRecordings' 0.10 (the
+	// manifest's word "noisy" after its GOMAXPROCS values): the report
+	// judges it against its floor, the Go~Go TVD, and TestRecordings
+	// allows it up to noisyFloor.
+	Noisy bool
 }
+
+// noisyFloor is the most two recordings of a noisy program may differ.
+const noisyFloor = 0.30
 
 // readManifest reads corpus/MANIFEST.
 func readManifest(name string) ([]entry, error) {
@@ -150,6 +159,10 @@ func readManifest(name string) ([]entry, error) {
 		}
 		e := entry{Name: f[0]}
 		for _, p := range f[1:] {
+			if p == "noisy" {
+				e.Noisy = true
+				continue
+			}
 			n, err := strconv.Atoi(p)
 			if err != nil || n < 1 {
 				return nil, fmt.Errorf("%s:%d: GOMAXPROCS %q is not a positive number", name, i+1, p)
