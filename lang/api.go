@@ -140,6 +140,13 @@ type Options struct {
 	// --gc-assist=off); the zero value keeps Go's assists.
 	GCNoAssist bool
 
+	// PrintSyscall makes every call of print, println and printf the
+	// system call it is in Go: after its text is written, the goroutine
+	// enters a write(2) that lasts the profile's write cost
+	// (runtime.G.WriteStdout, --print=syscall). The zero value keeps
+	// printing free, not a scheduling point.
+	PrintSyscall bool
+
 	// Params are the script's parameters by name, as text: what
 	// param(name, default) returns, converted to the default's type
 	// (--param name=value).

@@ -226,7 +226,8 @@ func catchInternal(f func()) (ie *runtime.InternalError) {
 }
 
 // print writes one print() line: to Stdout, and as an EvPrint event when
-// there is a tracer (only as the event with PrintsInTrace).
+// there is a tracer (only as the event with PrintsInTrace); then, with
+// PrintSyscall, gr makes the write(2).
 func (r *run) print(gr *goroutine, s string) {
 	if r.opts.Tracer != nil {
 		text := s
@@ -234,11 +235,11 @@ func (r *run) print(gr *goroutine, s string) {
 			text += "\n" // the text trace adds a newline only when there is none
 		}
 		gr.g.Emit(runtime.EvPrint, text)
-		if r.opts.PrintsInTrace {
-			return
-		}
 	}
-	io.WriteString(r.stdout, s+"\n")
+	if r.opts.Tracer == nil || !r.opts.PrintsInTrace {
+		io.WriteString(r.stdout, s+"\n")
+	}
+	r.writeSyscall(gr)
 }
 
 // write writes s as it is (printf, println): to Stdout, and as an EvPrint
@@ -246,11 +247,20 @@ func (r *run) print(gr *goroutine, s string) {
 func (r *run) write(gr *goroutine, s string) {
 	if r.opts.Tracer != nil {
 		gr.g.Emit(runtime.EvPrint, s)
-		if r.opts.PrintsInTrace {
-			return
-		}
 	}
-	io.WriteString(r.stdout, s)
+	if r.opts.Tracer == nil || !r.opts.PrintsInTrace {
+		io.WriteString(r.stdout, s)
+	}
+	r.writeSyscall(gr)
+}
+
+// writeSyscall makes gr's printed line the write(2) it is in Go, with
+// Options.PrintSyscall; the line is already out, as the kernel has it
+// once the call starts.
+func (r *run) writeSyscall(gr *goroutine) {
+	if r.opts.PrintSyscall && gr != nil {
+		gr.blocking(func(g *runtime.G) { g.WriteStdout() })
+	}
 }
 
 // timeout ends the run at the wall-clock limit.

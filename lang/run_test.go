@@ -374,3 +374,36 @@ for t in tasks:
 		}
 	}
 }
+
+// TestPrintSyscall: with PrintSyscall, each printed line (print, println,
+// printf) is a write(2) of the profile's write cost, between entersyscall
+// and exitsyscall; without it, printing takes no time. Broken if the
+// write were charged without the option, or if println or printf
+// skipped it.
+func TestPrintSyscall(t *testing.T) {
+	const src = `t0 = now()
+print("a")
+println("b")
+printf("c%d\n", 1)
+print(now() - t0)
+`
+	costs := runtime.ZeroCosts()
+	costs.Dists[runtime.CostWrite] = runtime.Const(1500)
+	for _, tc := range []struct {
+		on       bool
+		want     string
+		syscalls int
+	}{
+		{false, "a\nb\nc1\n0\n", 0},
+		{true, "a\nb\nc1\n4500\n", 4},
+	} {
+		var log eventLog
+		stdout, stderr, res := runSrc(t, src, Options{Costs: costs, PrintSyscall: tc.on, Tracer: &log})
+		if res.ExitCode != 0 || stdout != tc.want {
+			t.Errorf("PrintSyscall %v: exit %d, stdout %q, want %q; stderr:\n%s", tc.on, res.ExitCode, stdout, tc.want, stderr)
+		}
+		if n := strings.Count(log.b.String(), " GoSyscallBegin"); n != tc.syscalls {
+			t.Errorf("PrintSyscall %v: %d syscalls, want %d:\n%s", tc.on, n, tc.syscalls, log.b.String())
+		}
+	}
+}

@@ -48,6 +48,12 @@
 //	                 gcDrain); charged only with Config.GCCycle = GCMark.
 //	                 Optional in a profile: one without it (all written
 //	                 before it) marks in no time
+//	write            the kernel's part of the write(2) of one printed line
+//	                 to standard output (fmt.Println → os.(*File).Write →
+//	                 syscall.Write), charged only by G.WriteStdout, a system call
+//	                 of that length (--print=syscall). Optional in
+//	                 a profile: one without it writes in no time, but still
+//	                 enters and leaves the system call
 //
 // The zero profile (ZeroCosts, --costs=zero) is the textbook model: only
 // work, syscall, sleep and timers move the clock, and a goroutine's code
@@ -110,6 +116,7 @@ const (
 	CostGCSweepTerm                    // the GC's sweep termination stop-the-world pause
 	CostGCMarkTerm                     // the GC's mark termination stop-the-world pause
 	CostGCMarkMiB                      // a mark worker's time to scan 1 MiB
+	CostWrite                          // the kernel's part of a write(2) of a printed line
 	NumCosts                           // the number of costs
 )
 
@@ -117,12 +124,12 @@ var costNames = [NumCosts]string{
 	"step", "newproc", "switch", "gosched", "wakeup", "newm",
 	"syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass",
 	"runnext_sleep", "stall", "stall_every", "gc_sweep_term", "gc_mark_term",
-	"gc_mark_mib",
+	"gc_mark_mib", "write",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
 // added after profiles were first written, which such a profile has as 0.
-func optionalCost(k CostKind) bool { return k == CostGCMarkMiB }
+func optionalCost(k CostKind) bool { return k == CostGCMarkMiB || k == CostWrite }
 
 // String returns the cost's name in the file format ("syscall_enter").
 func (k CostKind) String() string {

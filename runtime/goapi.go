@@ -239,6 +239,16 @@ func (g *G) Syscall(d int64) {
 	g.spendCost(CostSyscallExit)
 }
 
+// WriteStdout makes the write(2) of one printed line to standard output, as
+// fmt.Println does (os.(*File).Write → poll.(*FD).Write → syscall.Write,
+// between entersyscall and exitsyscall): a Syscall lasting the profile's
+// write cost. The language calls it for each printed line only when asked
+// to (--print=syscall); the line itself is the language's to write.
+func (g *G) WriteStdout() {
+	g.check()
+	g.Syscall(g.m.costOf(CostWrite))
+}
+
 // GOMAXPROCS sets the number of Ps to n and returns the previous number;
 // n < 1 only reports it (runtime.GOMAXPROCS). Changing it stops the world:
 // Gs working on other Ps are preempted to the global queue.

@@ -16,8 +16,9 @@ const calibrateSynopsis = "schedlab calibrate [-o FILE] [--runs N] [--name NAME]
 
 const calibrateHelpText = `Calibrate measures this machine's Go runtime and writes a costs profile:
 how long a spawn, a switch, a Gosched, a thread wake-up, a new thread, a
-syscall's entry and exit, a timer's lateness and a spinning thread's steal
-pass take, each as a distribution (21 quantiles, in ns), and what one
+syscall's entry and exit, a timer's lateness, a spinning thread's steal
+pass, a mark worker's scan of 1 MiB and the write(2) of a printed line
+take, each as a distribution (21 quantiles, in ns), and what one
 Starlark step stands for in Go. 'schedlab run --costs FILE' charges them.
 
 The probes run inside this process, each twice: under runtime/trace,

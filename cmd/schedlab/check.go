@@ -63,7 +63,7 @@ ended the walk.`
 
 // checkRunFlags are the flags of 'schedlab run' that check passes on to
 // every run.
-var checkRunFlags = []string{"procs", "seed", "preempt", "costs", "sched", "startup", "net-latency", "cpu-quota", "cpu-period", "cpus", "gogc", "memlimit", "gc-cycle", "gc-assist", "stalls", "max-steps", "max-goroutines", "max-time", "timeout"}
+var checkRunFlags = []string{"procs", "seed", "preempt", "costs", "sched", "startup", "net-latency", "cpu-quota", "cpu-period", "cpus", "gogc", "memlimit", "gc-cycle", "gc-assist", "print", "stalls", "max-steps", "max-goroutines", "max-time", "timeout"}
 
 // defaultMaxSchedules is --max-schedules' default.
 const defaultMaxSchedules = 100_000

@@ -98,3 +98,20 @@ func BenchmarkExplore(b *testing.B) {
 		})
 	}
 }
+
+// Every run flag explore passes on has a value to write into a replay
+// command: runFlagValue panics on a flag it does not know, which a flag
+// added to exploreRunFlags alone would make it do.
+func TestExploreRunFlagValues(t *testing.T) {
+	s := cli.NewSettings()
+	for _, name := range exploreRunFlags {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("--%s: %v", name, r)
+				}
+			}()
+			runFlagValue(s, name)
+		}()
+	}
+}

@@ -75,7 +75,7 @@ script that cannot be read or loaded, 130 when SIGINT ended the lab.`
 
 // labRunFlags are the flags of `schedlab run` that the lab passes on to
 // every run (and --param, which it handles itself).
-var labRunFlags = []string{"procs", "cpu-quota", "cpu-period", "cpus", "gogc", "memlimit", "gc-cycle", "gc-assist", "preempt", "costs", "sched", "startup", "perturb", "net-latency", "max-steps", "max-goroutines", "max-time", "timeout"}
+var labRunFlags = []string{"procs", "cpu-quota", "cpu-period", "cpus", "gogc", "memlimit", "gc-cycle", "gc-assist", "print", "preempt", "costs", "sched", "startup", "perturb", "net-latency", "max-steps", "max-goroutines", "max-time", "timeout"}
 
 // labCmd is `schedlab lab` in host h: parse the command line, prepare the
 // lab, run it (SIGINT ends it early when the process is its own), print

@@ -12,7 +12,7 @@ import (
 )
 
 // replSynopsis is the one-line usage of `schedlab repl`.
-const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--costs FILE|default|zero] [--sched VARIANT] [--startup bare|go] [--gogc PERCENT|off] [--memlimit SIZE|off] [--gc-cycle instant|stw|mark] [--gc-assist=on|off] [--choices LIST] [--trace-states] [--max-memory SIZE] [--echo] [script.star]"
+const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--costs FILE|default|zero] [--sched VARIANT] [--startup bare|go] [--gogc PERCENT|off] [--memlimit SIZE|off] [--gc-cycle instant|stw|mark] [--gc-assist=on|off] [--print free|syscall] [--choices LIST] [--trace-states] [--max-memory SIZE] [--echo] [script.star]"
 
 // replCmd is `schedlab repl`: the interactive shell on the terminal, or
 // the same statements and commands read from a file or pipe, without
@@ -60,7 +60,7 @@ func replCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 // --timeout, --max-time, --max-steps or --perturb (it drops them), writes
 // no trace files and has no check-only --stalls; --max-memory it watches
 // itself.
-var replSettings = []string{"procs", "seed", "preempt", "costs", "sched", "startup", "gogc", "memlimit", "gc-cycle", "gc-assist", "choices", "trace-states", "max-memory"}
+var replSettings = []string{"procs", "seed", "preempt", "costs", "sched", "startup", "gogc", "memlimit", "gc-cycle", "gc-assist", "print", "choices", "trace-states", "max-memory"}
 
 // replFlags returns the flag set of `schedlab repl`, bound to s and echo:
 // the settings' own flags (one name, help text, default and parser each,
@@ -120,6 +120,9 @@ Flags:
   --gc-assist on|off
                     with --gc-cycle=mark, goroutines that allocate pay mark
                     assists (default on)
+  --print free|syscall
+                    what a printed line costs: nothing (default), or the
+                    write(2) it is in Go, a system call (docs/runtime.md)
   --max-memory SIZE interrupt a statement, :step or :run when the process
                     holds more than SIZE, such as 512MiB (0: no limit;
                     default 4GiB); the world stays

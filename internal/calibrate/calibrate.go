@@ -9,7 +9,9 @@
 // inside this process: spawn-and-block, a ping-pong and two goroutines
 // calling Gosched on one P, a goroutine readied while another P is idle
 // (with and without every idle thread taken, for the cost of making one),
-// short syscalls, and sleeps below and above a millisecond. Each probe
+// short syscalls, sleeps below and above a millisecond, forced GC cycles
+// of a heap of pointers (read from runtime/metrics, untraced) and writes
+// of a short line to a pipe. Each probe
 // runs twice, the same code both times: once under runtime/trace, read
 // back with internal/realtrace (golang.org/x/exp/trace's parser and
 // validator), where the events split what the probe does into the
@@ -58,7 +60,7 @@ type Options struct {
 type Line struct {
 	Cost    runtime.CostKind
 	N       int
-	Method  string  // "clock": the untraced probe's own clock; "trace": the trace's events, scaled by Factor; "none": not measured, the default profile's kept
+	Method  string  // "clock": the untraced probe's own clock; "trace": the trace's events, scaled by Factor; "metrics": the runtime's own account (runtime/metrics); "none": not measured, the default profile's kept
 	Traced  int64   // the median of the cost as the trace shows it, before any scaling
 	Clock   int64   // the median of the untraced probe's clock samples of the cost's class (0 if none)
 	Factor  float64 // the level factor applied to the trace's samples (1 for none)
@@ -89,6 +91,8 @@ func rounds(name string, runs int) int {
 		return max(runs/2, 4) // each round makes threads
 	case "step":
 		return max(runs/50, 2) // each round times every kind
+	case "gcmark":
+		return max(runs/20, 3) // each round is a forced GC cycle of a 4 MiB heap
 	}
 	return runs
 }
@@ -125,6 +129,8 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		c.timers,
 		c.stealPass,
 		c.gcPauses,
+		c.gcMark,
+		c.write,
 		c.step,
 	} {
 		if err := step(); err != nil {
@@ -135,7 +141,9 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 	c.p.Notes = "newproc, switch, gosched, newm, syscall_enter/exit, runnext_sleep: the untraced probes' own clock; wakeup, timer_late(_short): " +
 		"the trace's events, scaled to untraced by the ratio of the probes' clock medians (" + strings.Join(c.notes, ", ") + "); " +
 		fmt.Sprintf("step: Go ns per statement over Starlark steps per statement, %d kinds, rounded up to whole ns; ", len(stepKinds)) +
-		fmt.Sprintf("steal_pass: a quarter of a spinning M's findRunnable that found nothing (%d passes)", stealTries) + "\n"
+		fmt.Sprintf("steal_pass: a quarter of a spinning M's findRunnable that found nothing (%d passes); ", stealTries) +
+		fmt.Sprintf("gc_mark_mib: runtime/metrics' mark CPU (assist, dedicated, fractional, idle) over the cycle's scan work, forced cycles of a %d MiB heap of pointer blocks at GOMAXPROCS 1; ", gcMarkBlock*gcMarkBlocks>>20) +
+		fmt.Sprintf("write: a raw write(2) of a %d-byte line to a pipe, by the probe's clock over %d lines", len(writeLine), writeBatch) + "\n"
 	c.p.Notes = strings.TrimSpace(c.p.Notes)
 	c.rep.Elapsed = time.Since(c.start)
 	c.progress("done in %.1fs", c.rep.Elapsed.Seconds())
@@ -451,6 +459,33 @@ func (c *calibration) gcPauses() error {
 	c.keep(runtime.CostGCSweepTerm, "no probe: gctrace's pauses")
 	c.keep(runtime.CostGCMarkTerm, "no probe: gctrace's pauses")
 	return nil
+}
+
+// gcMark measures gc_mark_mib, a mark worker's time to scan 1 MiB, on
+// one P: the runtime's own account of its mark CPU over the bytes it
+// scanned (probeGCMark).
+func (c *calibration) gcMark() error {
+	n := rounds("gcmark", c.opts.Runs)
+	c.progress("gcmark: %d forced cycles of a %d MiB heap of pointers, GOMAXPROCS 1", n, gcMarkBlock*gcMarkBlocks>>20)
+	goruntime.GOMAXPROCS(1)
+	s := probeGCMark(n)
+	if len(s["gcmark"]) == 0 {
+		c.keep(runtime.CostGCMarkMiB, "no cycle reported mark CPU")
+		return nil
+	}
+	return c.add(Line{Cost: runtime.CostGCMarkMiB, Method: "metrics", Clock: int64(median(s["gcmark"])), Factor: 1}, s["gcmark"])
+}
+
+// write measures write, the kernel's part of a printed line's write(2),
+// by the probe's own clock (probeWrite).
+func (c *calibration) write() error {
+	n := c.opts.Runs
+	c.progress("write: %d rounds of %d lines written to a pipe, raw", n, writeBatch)
+	s, err := probeWrite(n)
+	if err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	return c.add(Line{Cost: runtime.CostWrite, Method: "clock", Clock: int64(median(s["write"])), Factor: 1}, s["write"])
 }
 
 // step measures a Starlark step, with the collector on: allocating

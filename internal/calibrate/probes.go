@@ -2,7 +2,11 @@ package calibrate
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/trace"
 	"sync"
 	"sync/atomic"
@@ -370,4 +374,101 @@ func probeTimers(ctx context.Context, rounds int) samples {
 		}
 	}
 	return s
+}
+
+// The mark probe's live heap: gcMarkBlocks blocks of gcMarkBlock bytes
+// of pointers, every one pointing at the same int, the shape of
+// bench/gcpacing's `pointers` program and of a script's retain(n) (each
+// byte scanned, little to grey).
+const (
+	gcMarkBlock  = 16 << 10
+	gcMarkBlocks = 256 // 4 MiB
+)
+
+// gcMarkMetrics are what the mark probe reads after each cycle: the mark
+// CPU of the assists and of the dedicated, fractional and idle workers
+// (the pauses are apart, in /cpu/classes/gc/pause), and the cycle's scan
+// work (heap scanned, stacks, globals).
+var gcMarkMetrics = []string{
+	"/cpu/classes/gc/mark/assist:cpu-seconds",
+	"/cpu/classes/gc/mark/dedicated:cpu-seconds",
+	"/cpu/classes/gc/mark/idle:cpu-seconds",
+	"/gc/scan/total:bytes",
+}
+
+// probeGCMark forces rounds collections of a live heap of pointers, at
+// whatever GOMAXPROCS the caller set, and takes each cycle's mark CPU
+// over its scan work, in ns per MiB (class "gcmark"; the scan work itself
+// is class "gcscan", in bytes), from
+// runtime/metrics: the runtime times its own workers and counts the
+// bytes they scanned, so the probe needs no clock of its own.
+func probeGCMark(rounds int) samples {
+	var target int
+	live := make([][]*int, gcMarkBlocks)
+	for i := range live {
+		b := make([]*int, gcMarkBlock/8)
+		for j := range b {
+			b[j] = &target
+		}
+		live[i] = b
+	}
+	ms := make([]metrics.Sample, len(gcMarkMetrics))
+	for i, name := range gcMarkMetrics {
+		ms[i].Name = name
+	}
+	markCPU := func() float64 {
+		metrics.Read(ms)
+		return ms[0].Value.Float64() + ms[1].Value.Float64() + ms[2].Value.Float64()
+	}
+	runtime.GC() // the first cycle after the build-up marks it; it is swept by the next
+	s := samples{}
+	for range rounds {
+		before := markCPU()
+		runtime.GC()
+		cpu := markCPU() - before
+		if scan := ms[3].Value.Uint64(); scan > 0 && cpu > 0 {
+			s.add("gcmark", int64(cpu*1e9*(1<<20)/float64(scan)))
+			s.add("gcscan", int64(scan))
+		}
+	}
+	runtime.KeepAlive(live)
+	return s
+}
+
+// writeBatch is the number of lines the write probe writes in a row.
+const writeBatch = 16
+
+// writeLine is the write probe's line: a short line, as programs print.
+var writeLine = []byte("worker 3 done: 1234567\n")
+
+// probeWrite writes writeBatch lines to a pipe, one raw write(2) each, as
+// a program's printed lines go to a pipe that another process reads (the
+// recordings' `| sort`), and takes the time per call (class "write"):
+// the kernel's part of a print; the runtime's part is the syscall
+// probe's. The pipe is drained between rounds, outside the timing.
+func probeWrite(rounds int) (samples, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	defer w.Close()
+	fd := w.Fd()
+	buf := make([]byte, writeBatch*len(writeLine))
+	s := samples{}
+	for range rounds {
+		wrote := 0
+		t0 := now()
+		for range writeBatch {
+			wrote += rawWrite(fd, writeLine)
+		}
+		s.add("write", (now()-t0)/writeBatch)
+		if wrote != len(buf) {
+			return nil, fmt.Errorf("wrote %d bytes of %d to the pipe", wrote, len(buf))
+		}
+		if _, err := io.ReadFull(r, buf); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
 }

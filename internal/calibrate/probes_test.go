@@ -184,3 +184,46 @@ func TestStarSteps(t *testing.T) {
 		t.Fatalf("measureSteps(1) = %d samples, %v", len(steps), err)
 	}
 }
+
+// The mark probe reads a sample per forced cycle, and each cycle's scan
+// work covers the probe's live heap of pointers: broken if the heap were
+// not kept alive, held no pointers (nothing to scan), or if the probe
+// read the metrics before the cycle ended.
+func TestGCMarkProbe(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const rounds = 5
+	s := probeGCMark(rounds)
+	if len(s["gcmark"]) != rounds {
+		t.Fatalf("%d samples of %d cycles, want one a cycle", len(s["gcmark"]), rounds)
+	}
+	t.Logf("mark: median %.0f ns a MiB, %.0f bytes scanned a cycle", median(s["gcmark"]), median(s["gcscan"]))
+	for i, scan := range s["gcscan"] {
+		if scan < gcMarkBlocks*gcMarkBlock {
+			t.Errorf("cycle %d scanned %.0f bytes, want at least the live heap's %d", i, scan, gcMarkBlocks*gcMarkBlock)
+		}
+		if rate := s["gcmark"][i]; rate < 1e3 || rate > 1e9 {
+			t.Errorf("cycle %d: %.0f ns a MiB, want between 1µs and 1s", i, rate)
+		}
+	}
+}
+
+// The write probe times every round, and a line written to a pipe takes
+// longer than a clock reading: broken if the probe timed nothing (a write
+// of no bytes, or to a closed pipe, returns at once).
+func TestWriteProbe(t *testing.T) {
+	if !supported {
+		t.Skip("the probes run on Linux only")
+	}
+	const rounds = 20
+	s, err := probeWrite(rounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s["write"]) != rounds {
+		t.Fatalf("%d samples of %d rounds", len(s["write"]), rounds)
+	}
+	if m, c := median(s["write"]), float64(clockCost()); m <= c {
+		t.Errorf("a write took %.0fns at the median, no more than a clock reading (%.0fns)", m, c)
+	}
+	t.Logf("write: median %.0fns", median(s["write"]))
+}

@@ -38,6 +38,16 @@ func doSyscall() { syscall.Syscall(syscall.SYS_GETPID, 0, 0, 0) }
 // rawSyscall makes the same system call without them.
 func rawSyscall() { syscall.RawSyscall(syscall.SYS_GETPID, 0, 0, 0) }
 
+// rawWrite writes b to fd with one write(2), without the runtime's
+// entersyscall and exitsyscall, and returns how many bytes it wrote.
+func rawWrite(fd uintptr, b []byte) int {
+	n, _, errno := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+	if errno != 0 {
+		return 0
+	}
+	return int(n)
+}
+
 // usleep3 sleeps as the runtime's usleep(3) does on Linux: one nanosleep
 // of 3µs, raw (runqgrab calls it on the thief's g0, with no entersyscall),
 // which the kernel's timer slack stretches.
