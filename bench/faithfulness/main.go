@@ -1,6 +1,7 @@
 // Command faithfulness measures how close schedlab's multi-P schedules come
 // to the real runtime's. For every racy Go program of corpus/ (each prints
-// one short line that names its outcome) it compares the distribution of
+// one short line that names its outcome, or a few whose order is the
+// outcome, joined on one line) it compares the distribution of
 // outcomes that real Go printed, as record.sh recorded it, with what
 // schedlab prints for the program's Starlark twin:
 //
@@ -205,8 +206,9 @@ func measure(cfg *config, name string, procs int) (row, error) {
 }
 
 // runOutcome runs schedlab with args and names the outcome of the run: the
-// line it printed, or, for a run that did not end well, its outcome in
-// angle brackets before it.
+// line it printed (its lines joined with spaces, as record.sh joins Go's),
+// or, for a run that did not end well, its outcome in angle brackets before
+// it.
 func runOutcome(cfg *config, class string, args ...string) (string, error) {
 	var stdout bytes.Buffer
 	cmd := exec.Command(cfg.schedlab, args...)
@@ -217,7 +219,8 @@ func runOutcome(cfg *config, class string, args ...string) (string, error) {
 	if err != nil && !errors.As(err, &ee) {
 		return "", fmt.Errorf("schedlab %s: %v", strings.Join(args, " "), err)
 	}
-	label := strings.TrimRight(stdout.String(), "\n")
+	// A run's lines joined with spaces, as record.sh joins Go's.
+	label := strings.ReplaceAll(strings.TrimRight(stdout.String(), "\n"), "\n", " ")
 	switch {
 	case class != "" && class != string(explore.OK) && class != string(explore.Left):
 		label = "<" + class + "> " + label

@@ -9,7 +9,8 @@
 # default) as its own process, as a user would run it, with GOMAXPROCS set
 # and nothing else changed. DIR/NAME-pN.txt gets a header (the command, the
 # machine, the Go version, the load average before and after) and one line
-# per outcome: the count, a tab, the line the program printed. With -p,
+# per outcome: the count, a tab, the line the program printed (the lines
+# of a program that prints several, joined with spaces). With -p,
 # only the GOMAXPROCS values of the comma-separated PROCS that the manifest
 # gives are recorded (a new value for a program already recorded). Run it
 # on a quiet machine: the load average is part of the record.
@@ -50,7 +51,10 @@ grep -v '^#' "$here/corpus/MANIFEST" | while read -r name procs; do
 		file="$out/$name-p$p.txt"
 		load0=$(cut -d' ' -f1-3 /proc/loadavg)
 		start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-		counts=$(for ((i = 0; i < runs; i++)); do GOMAXPROCS=$p "$bin/$name"; done | sort | uniq -c | sort -k1,1nr -k2)
+		counts=$(for ((i = 0; i < runs; i++)); do
+			out=$(GOMAXPROCS=$p "$bin/$name")
+			echo "${out//$'\n'/ }" # a run's lines, joined: one outcome a run
+		done | sort | uniq -c | sort -k1,1nr -k2)
 		load1=$(cut -d' ' -f1-3 /proc/loadavg)
 		{
 			echo "# program: $name.go  GOMAXPROCS=$p  runs: $runs"
