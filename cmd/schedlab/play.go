@@ -33,7 +33,8 @@ The engine is built from schedlab's source with the go command
 --source DIR's; a schedlab installed with 'go install
 github.com/schedlab/schedlab/cmd/schedlab@VERSION' and run elsewhere
 builds from that version's source in the module cache (go mod download
-fetches it). In a checkout,
+fetches it), and one built in a checkout (go install ./cmd/schedlab)
+from that checkout, while it is there. In a checkout,
 
 	go run ./cmd/schedlab play
 
@@ -101,7 +102,7 @@ func playCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	root, err := playRoot(*source)
+	root, err := playRoot(*source, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab play: %v\n", err)
 		return 1
@@ -119,8 +120,10 @@ func playCmd(args []string, stdout, stderr io.Writer) int {
 // playRoot returns the source tree the engine is built from: --source's,
 // else the checkout that holds the current directory, else, for a
 // schedlab installed at a version of its module, that version's source in
-// the module cache (go mod download fetches it if it is not there).
-func playRoot(source string) (string, error) {
+// the module cache (go mod download fetches it if it is not there), else
+// the checkout this schedlab was built in, if it is still there (said on
+// stderr: the tree may have changed since).
+func playRoot(source string, stderr io.Writer) (string, error) {
 	if source != "" {
 		return site.FindRoot(source)
 	}
@@ -128,15 +131,18 @@ func playRoot(source string) (string, error) {
 	if err == nil {
 		return root, nil
 	}
-	v, ok := site.InstalledVersion()
-	if !ok {
-		return "", err
+	if v, ok := site.InstalledVersion(); ok {
+		dir, derr := site.ModuleSource("", v)
+		if derr != nil {
+			return "", fmt.Errorf("%v; and the module cache has no source of this schedlab's version: %v", err, derr)
+		}
+		return site.FindRoot(dir)
 	}
-	dir, derr := site.ModuleSource("", v)
-	if derr != nil {
-		return "", fmt.Errorf("%v; and the module cache has no source of this schedlab's version: %v", err, derr)
+	if root, ok := site.BuiltFrom(); ok {
+		fmt.Fprintf(stderr, "schedlab play: the engine is built from %s, the checkout this schedlab was built in\n", root)
+		return root, nil
 	}
-	return site.FindRoot(dir)
+	return "", err
 }
 
 // playLink prints the share link of a script.

@@ -87,3 +87,39 @@ func TestPlayFromInstalledBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayFromCheckoutBinary: a schedlab installed from a checkout with
+// go install ./cmd/schedlab (version "(devel)", nothing to look up in the
+// module cache), run outside any checkout, builds the playground from the
+// checkout it was built in, and says so.
+func TestPlayFromCheckoutBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs schedlab and builds the engine: not with -short")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	install := exec.Command("go", "install", ".")
+	install.Env = append(os.Environ(), "GOBIN="+filepath.Join(work, "bin"))
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("go install: %v\n%s", err, out)
+	}
+	play := exec.Command(filepath.Join(work, "bin", "schedlab"), "play", "--out", "site")
+	play.Dir = work // not inside any source tree of schedlab
+	var stdout, stderr bytes.Buffer
+	play.Stdout, play.Stderr = &stdout, &stderr
+	if err := play.Run(); err != nil {
+		t.Fatalf("schedlab play --out site: %v\n%s%s", err, stdout.String(), stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "wrote the playground") {
+		t.Errorf("schedlab play printed %q", stdout.String())
+	}
+	if want := "the engine is built from " + root + ", the checkout this schedlab was built in"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("schedlab play's stderr %q does not say %q", stderr.String(), want)
+	}
+	if _, err := os.Stat(filepath.Join(work, "site", "engine.wasm")); err != nil {
+		t.Errorf("the site has no engine: %v", err)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 )
@@ -46,18 +47,48 @@ func FindRoot(dir string) (string, error) {
 		return "", err
 	}
 	for {
-		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil {
-			if first, _, _ := strings.Cut(string(data), "\n"); strings.TrimSpace(first) == "module "+Module {
-				return d, nil
-			}
+		if isRoot(d) {
+			return d, nil
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			return "", fmt.Errorf("%s is not inside a source tree of %s: the playground's engine is built from the source with the go command; run schedlab play in a checkout (go run ./cmd/schedlab play), give one with --source DIR, or install schedlab with go install %s/cmd/schedlab@VERSION, whose play builds from the module cache", dir, Module, Module)
+			return "", fmt.Errorf("%s is not inside a source tree of %s: the playground's engine is built from the source with the go command; run schedlab play in a checkout (go run ./cmd/schedlab play) or with a schedlab built in one that is still there (go install ./cmd/schedlab), give one with --source DIR, or install schedlab with go install %s/cmd/schedlab@VERSION, whose play builds from the module cache", dir, Module, Module)
 		}
 		d = parent
 	}
+}
+
+// isRoot reports whether dir is the root of schedlab's module: its go.mod
+// names the module.
+func isRoot(dir string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	first, _, _ := strings.Cut(string(data), "\n")
+	return err == nil && strings.TrimSpace(first) == "module "+Module
+}
+
+// BuiltFrom returns the root of the source tree this binary was compiled
+// from, if it was built there without -trimpath (go install
+// ./cmd/schedlab, or go build, in a checkout) and the tree is still
+// there: what a schedlab built in a checkout builds the playground's
+// engine from when it runs elsewhere. The compiler records the path of
+// each source file, which runtime.Caller reads back.
+func BuiltFrom() (string, bool) {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return "", false
+	}
+	return builtFrom(file)
+}
+
+// builtFrom is BuiltFrom for the path the compiler recorded of this file,
+// internal/play/site/site.go under the root: with -trimpath it is the
+// import path's, not absolute.
+func builtFrom(file string) (string, bool) {
+	if !filepath.IsAbs(file) {
+		return "", false
+	}
+	root := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(file))))
+	return root, isRoot(root)
 }
 
 func (b *Builder) goCmd(args ...string) *exec.Cmd {
