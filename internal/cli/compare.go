@@ -102,7 +102,10 @@ func Compare(args []string, stdout, stderr io.Writer) int {
 	cols := make([]compareColumn, len(names))
 	var header string
 	for i, name := range names {
-		s, err := settingsFor(filename, src, runArgs)
+		s, err := settingsForCmd("compare", filename, src, runArgs)
+		if err == nil {
+			err = stallsNeedSchedule("compare", s)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%v\n", err)
 			return 2

@@ -118,8 +118,8 @@ func (h Host) Run(args []string, stdout, stderr io.Writer) int {
 
 	// Then the script's directives, overridden by the command line.
 	s, err := settingsFor(filename, src, args)
-	if err == nil && s.Stalls && s.Choices == nil {
-		err = errors.New("schedlab run: --stalls=on answers thread stalls in a schedule: give it with --choices or --schedule (schedlab check prints both)")
+	if err == nil {
+		err = stallsNeedSchedule("run", s)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n", err)
@@ -160,9 +160,26 @@ func ParseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// stallsNeedSchedule is the error of `schedlab CMD` given --stalls=on
+// without a schedule to answer the stalls: only a replayed schedule (check
+// prints one) says when a thread loses its CPU.
+func stallsNeedSchedule(cmd string, s *Settings) error {
+	if s.Stalls && s.Choices == nil {
+		return fmt.Errorf("schedlab %s: --stalls=on answers thread stalls in a schedule: give it with --choices or --schedule (schedlab check prints both)", cmd)
+	}
+	return nil
+}
+
 // settingsFor returns the settings for running the script filename: the
 // defaults, then the script's directives, then the command-line args.
+// Its errors name `schedlab run`; settingsForCmd's name another command.
 func settingsFor(filename string, src []byte, args []string) (*Settings, error) {
+	return settingsForCmd("run", filename, src, args)
+}
+
+// settingsForCmd is settingsFor for `schedlab CMD`, whose name its errors
+// about the command line carry.
+func settingsForCmd(cmd, filename string, src []byte, args []string) (*Settings, error) {
 	s := NewSettings()
 	fs := newFlagSet(s)
 	s.dir = filepath.Dir(filename) // a directive's --costs FILE is next to its script
@@ -190,7 +207,7 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 	}
 	s.dir = ""
 	if _, err := ParseInterspersed(fs, args); err != nil {
-		return nil, fmt.Errorf("schedlab run: %v", err) // cannot happen: Run parsed args already
+		return nil, fmt.Errorf("schedlab %s: %v", cmd, err) // cannot happen: the command parsed args already
 	}
 	fs.Visit(func(f *flag.Flag) { s.set[f.Name] = true })
 	if !s.set["procs"] && (s.CPUQuota > 0 || s.CPUs > 0) {
@@ -203,7 +220,7 @@ func settingsFor(filename string, src []byte, args []string) (*Settings, error) 
 		s.Procs = runtime.DefaultGOMAXPROCS(cpus, s.CPUQuota)
 	}
 	if err := s.loadSchedule(src); err != nil {
-		return nil, fmt.Errorf("schedlab run: %v", err)
+		return nil, fmt.Errorf("schedlab %s: %v", cmd, err)
 	}
 	return s, nil
 }
