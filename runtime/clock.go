@@ -65,7 +65,8 @@ func (m *Machine) initCosts() {
 	for k := range m.cost {
 		m.cost[k] = c.Dists[k].Median()
 	}
-	m.stepCosts = !c.Dists[CostStep].IsZero()
+	m.stepPs = !c.Dists[CostStepPs].IsZero()
+	m.stepCosts = m.stepPs || !c.Dists[CostStep].IsZero()
 	m.sampleCosts = m.cfg.Perturb.SampleCosts && !c.IsZero()
 }
 
@@ -120,12 +121,7 @@ func (g *G) RanSteps(n uint64) bool {
 	if !m.stepCosts {
 		return false
 	}
-	c := m.costOf(CostStep)
-	d := int64(math.MaxInt64)
-	if c > 0 && n < uint64(math.MaxInt64/c) {
-		d = int64(n) * c
-	}
-	yielded := g.spend(d, true)
+	yielded := g.spend(g.stepTime(n), true)
 	if !yielded {
 		// A thread can lose its CPU between any two steps: here at
 		// the quantum's end as at a safe point (Perturb.Stalls).
@@ -138,6 +134,39 @@ func (g *G) RanSteps(n uint64) bool {
 		yielded = true
 	}
 	return yielded
+}
+
+// stepTime returns the ns that n steps of g's code take: n step costs.
+// Under a profile with step_ps the steps are charged in picoseconds, and
+// what is less than a whole ns waits in g.stepCarry for g's next steps, so
+// that a loop of steps costing a tenth of a ns each takes a tenth of their
+// number in ns, not one ns each (step's whole ns, rounded up).
+func (g *G) stepTime(n uint64) int64 {
+	m := g.m
+	if m.stepPs {
+		c := m.cost[CostStepPs]
+		if m.sampleCosts {
+			// One draw for the G's life: the profile's spread is
+			// over kinds of statement, and a G's code is of one
+			// kind, not a new one every quantum (whose mean, the
+			// tail's, would be many times the median).
+			if g.stepPsCost == 0 {
+				g.stepPsCost = max(m.cfg.Costs.Dists[CostStepPs].Sample(m.rng), 1)
+			}
+			c = g.stepPsCost
+		}
+		if c > 0 && n >= uint64(math.MaxInt64-g.stepCarry)/uint64(c) {
+			return math.MaxInt64
+		}
+		ps := g.stepCarry + int64(n)*c
+		g.stepCarry = ps % 1000
+		return ps / 1000
+	}
+	c := m.costOf(CostStep)
+	if c > 0 && n >= uint64(math.MaxInt64/c) {
+		return math.MaxInt64
+	}
+	return int64(n) * c
 }
 
 // spend moves g's P's clock d ns on while g holds it, running: the

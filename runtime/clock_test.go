@@ -439,3 +439,66 @@ func TestSampleCosts(t *testing.T) {
 		t.Error("without SampleCosts the seed changed the wake-up")
 	}
 }
+
+// step_ps: a profile with it charges steps in picoseconds in place of
+// step's whole ns, and a G carries what is under a ns to its next steps:
+// 1000 steps at 99ps take 99ns in any pieces, where step's 1ns would make
+// them 1000ns.
+func TestStepPsCarry(t *testing.T) {
+	for _, piece := range []uint64{1, 3, 7, 1000} {
+		var at int64
+		run(t, Config{Procs: 1, Costs: costsOf(CostStep, 1, CostStepPs, 99)}, func(g *G, log func(string, ...any)) error {
+			start := g.Now()
+			for n := uint64(0); n < 1000; n += piece {
+				g.RanSteps(min(piece, 1000-n))
+			}
+			at = g.Now() - start
+			return nil
+		})
+		if at != 99 {
+			t.Errorf("1000 steps at 99ps in pieces of %d took %dns, want 99", piece, at)
+		}
+	}
+	var at int64
+	run(t, Config{Procs: 1, Costs: costsOf(CostStep, 1)}, func(g *G, log func(string, ...any)) error {
+		g.RanSteps(1000)
+		at = g.Now()
+		return nil
+	})
+	if at != 1000 {
+		t.Errorf("without step_ps, 1000 steps took %dns, want step's 1000", at)
+	}
+}
+
+// With Perturb.SampleCosts a G draws its step_ps once, for its life: its
+// steps all cost the same, whatever the pieces, and two Gs may differ.
+func TestStepPsDrawnOncePerG(t *testing.T) {
+	costs := DefaultCosts()
+	costs.Dists[CostStepPs] = Dist{N: 2}
+	for i := range costs.Dists[CostStepPs].Quantiles {
+		costs.Dists[CostStepPs].Quantiles[i] = int64(100 + 100*i) // 100ps to 2100ps
+	}
+	took := map[int64]bool{}
+	for seed := uint64(1); seed <= 8; seed++ {
+		run(t, Config{Procs: 1, Seed: seed, Costs: costs, Perturb: Perturb{SampleCosts: true}}, func(g *G, log func(string, ...any)) error {
+			start := g.Now()
+			g.RanSteps(1000)
+			first := g.Now() - start
+			start = g.Now()
+			for range 1000 {
+				g.RanSteps(1)
+			}
+			if again := g.Now() - start; again != first {
+				t.Errorf("seed %d: 1000 steps took %dns at once and %dns one by one: the step cost was drawn again", seed, first, again)
+			}
+			if first < 100 || first > 2100 {
+				t.Errorf("seed %d: 1000 steps took %dns, outside the distribution's 100-2100", seed, first)
+			}
+			took[first] = true
+			return nil
+		})
+	}
+	if len(took) < 2 {
+		t.Errorf("8 seeds drew one step cost (%v): not a draw", took)
+	}
+}

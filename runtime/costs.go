@@ -54,6 +54,11 @@
 //	                 of that length (--print=syscall). Optional in
 //	                 a profile: one without it writes in no time, but still
 //	                 enters and leaves the system call
+//	step_ps          a step of the goroutine's code in picoseconds: what
+//	                 step says rounded up to a whole ns, kept whole.
+//	                 Optional in a profile; one that has it charges it
+//	                 in place of step, each G carrying the fraction of a
+//	                 ns that its steps have not spent yet (G.RanSteps)
 //
 // The zero profile (ZeroCosts, --costs=zero) is the textbook model: only
 // work, syscall, sleep and timers move the clock, and a goroutine's code
@@ -70,8 +75,9 @@
 //	  "costs": {"step": {"n": 1000, "quantiles": [p0, p5, ..., p100]}, ...}
 //	}
 //
-// with every cost named above present, 21 quantiles in nanoseconds, not
-// negative and not decreasing.
+// with every cost named above present (but the optional ones), 21
+// quantiles in nanoseconds (step_ps's in picoseconds), not negative and
+// not decreasing.
 
 package runtime
 
@@ -117,6 +123,7 @@ const (
 	CostGCMarkTerm                     // the GC's mark termination stop-the-world pause
 	CostGCMarkMiB                      // a mark worker's time to scan 1 MiB
 	CostWrite                          // the kernel's part of a write(2) of a printed line
+	CostStepPs                         // one step of a goroutine's code, in picoseconds
 	NumCosts                           // the number of costs
 )
 
@@ -124,12 +131,14 @@ var costNames = [NumCosts]string{
 	"step", "newproc", "switch", "gosched", "wakeup", "newm",
 	"syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass",
 	"runnext_sleep", "stall", "stall_every", "gc_sweep_term", "gc_mark_term",
-	"gc_mark_mib", "write",
+	"gc_mark_mib", "write", "step_ps",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
 // added after profiles were first written, which such a profile has as 0.
-func optionalCost(k CostKind) bool { return k == CostGCMarkMiB || k == CostWrite }
+func optionalCost(k CostKind) bool {
+	return k == CostGCMarkMiB || k == CostWrite || k == CostStepPs
+}
 
 // String returns the cost's name in the file format ("syscall_enter").
 func (k CostKind) String() string {

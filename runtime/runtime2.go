@@ -41,6 +41,8 @@ type G struct {
 
 	parkedByUser bool  // parked by Park, so Ready may wake it
 	workLeft     int64 // ns of work still to do after a preemption
+	stepCarry    int64 // ps of steps run but not yet charged (under 1ns; step_ps)
+	stepPsCost   int64 // with Perturb.SampleCosts, its step's ps, drawn once (0: not yet)
 	workUntil    int64 // when the current work chunk ends
 	cpuFrozen    bool  // its M lost the CPU mid-work: workLeft is what is left (cpus.go)
 

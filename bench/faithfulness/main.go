@@ -56,6 +56,7 @@ type config struct {
 	perturb  string  // explore --perturb
 	startup  string  // run's and explore's --startup
 	print    string  // run's and explore's --print
+	costs    string  // run's and explore's --costs
 	minFreq  float64 // the 1% threshold
 	stderr   io.Writer
 }
@@ -70,6 +71,7 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.perturb, "perturb", "timing", "explore's --perturb `mode`")
 	fs.StringVar(&cfg.startup, "startup", "bare", "the `start-up` of every run and sweep (--startup): bare, or go for runtime.main's")
 	fs.StringVar(&cfg.print, "print", "free", "what a printed line costs in every run and sweep (--print): `free`, or syscall for Go's write(2)")
+	fs.StringVar(&cfg.costs, "costs", "default", "the costs `profile` of every run and sweep (--costs): default, zero, or a file")
 	fs.Float64Var(&cfg.minFreq, "min", 0.01, "the `frequency` from which an outcome counts for found and unsound")
 	check := fs.Bool("check", false, "exit 1 unless every target is met")
 	fs.Usage = func() {
@@ -173,14 +175,14 @@ func measure(cfg *config, name string, procs int) (row, error) {
 	star := filepath.Join(cfg.dir, "corpus", name+".star")
 	p := strconv.Itoa(procs)
 
-	out, err := runOutcome(cfg, "", "run", "--procs", p, "--startup="+cfg.startup, "--print="+cfg.print, star)
+	out, err := runOutcome(cfg, "", "run", "--procs", p, "--startup="+cfg.startup, "--print="+cfg.print, "--costs="+cfg.costs, star)
 	if err != nil {
 		return r, err
 	}
 	r.Default = out
 
 	var js bytes.Buffer
-	cmd := exec.Command(cfg.schedlab, "explore", "--json", "--runs", strconv.Itoa(cfg.runs), "--procs", p, "--perturb="+cfg.perturb, "--startup="+cfg.startup, "--print="+cfg.print, star)
+	cmd := exec.Command(cfg.schedlab, "explore", "--json", "--runs", strconv.Itoa(cfg.runs), "--procs", p, "--perturb="+cfg.perturb, "--startup="+cfg.startup, "--print="+cfg.print, "--costs="+cfg.costs, star)
 	cmd.Stdout = &js
 	cmd.Stderr = io.Discard
 	if err := cmd.Run(); err != nil {
@@ -278,6 +280,9 @@ func writeReport(w io.Writer, cfg *config, rows []row) bool {
 	flags := ""
 	if cfg.startup != "bare" {
 		flags += " --startup=" + cfg.startup
+	}
+	if cfg.costs != "default" {
+		flags += " --costs=" + cfg.costs
 	}
 	if cfg.print != "free" {
 		flags += " --print=" + cfg.print

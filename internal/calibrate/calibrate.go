@@ -498,7 +498,16 @@ func (c *calibration) step() error {
 		return err
 	}
 	c.rep.StarSteps = per
-	return c.add(Line{Cost: runtime.CostStep, Method: "clock", Factor: 1}, steps)
+	if err := c.add(Line{Cost: runtime.CostStep, Method: "clock", Factor: 1}, steps); err != nil {
+		return err
+	}
+	// The same samples in picoseconds, which keep the fraction of a ns
+	// that step's whole ns round up.
+	ps := make([]float64, len(steps))
+	for i, v := range steps {
+		ps[i] = v * 1000
+	}
+	return c.add(Line{Cost: runtime.CostStepPs, Method: "clock", Factor: 1}, ps)
 }
 
 // within returns the share of xs below d (0 for none).
