@@ -147,7 +147,7 @@ func (gr *goroutine) spawn(child *goroutine, body func() error) (starlark.Value,
 		return nil, err
 	}
 	child.bind(ng)
-	return child.task, nil
+	return &child.task, nil
 }
 
 // gosched(): runtime.Gosched. The caller goes to the global run queue,
@@ -208,7 +208,7 @@ func current(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if err != nil {
 		return nil, err
 	}
-	return gr.task, nil
+	return &gr.task, nil
 }
 
 // chan(cap=0) → channel: make(chan any, cap).

@@ -300,8 +300,7 @@ type goroutine struct {
 	args   starlark.Tuple    // and its arguments, for the leak check
 	kwargs []starlark.Tuple
 	thread *starlark.Thread
-	task   *Task
-	taskv  Task // what task points to, allocated with the goroutine
+	task   Task // its task value (&gr.task), allocated with the goroutine
 
 	parent   int64              // the goroutine that spawned it, 0 for main
 	site     starlark.CallFrame // the call of spawn, in the parent
@@ -322,8 +321,7 @@ type goroutine struct {
 // thread (threadget: a returned goroutine's, or a new one).
 func (r *run) newGoroutine(name string, fn starlark.Callable) *goroutine {
 	gr := &goroutine{run: r, name: name, fn: fn}
-	gr.taskv.gr = gr
-	gr.task = &gr.taskv
+	gr.task.gr = gr
 	r.mu.Lock()
 	th := r.threadget()
 	gr.thread = th

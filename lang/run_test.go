@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
@@ -405,5 +406,14 @@ print(now() - t0)
 		if n := strings.Count(log.b.String(), " GoSyscallBegin"); n != tc.syscalls {
 			t.Errorf("PrintSyscall %v: %d syscalls, want %d:\n%s", tc.on, n, tc.syscalls, log.b.String())
 		}
+	}
+}
+
+// A goroutine is allocated at every spawn: it must stay within the 256-byte
+// size class (the next is 288), as docs/performance.md ("Lean goroutines")
+// counts it.
+func TestGoroutineSizeClass(t *testing.T) {
+	if n := unsafe.Sizeof(goroutine{}); n > 256 {
+		t.Errorf("lang's goroutine is %d bytes: past the 256-byte size class, each spawn allocates 288", n)
 	}
 }
