@@ -49,10 +49,11 @@ package check
 //     a mover, not the state just before the race's first step, where
 //     source-set DPOR backtracks, and the running goroutine's step there
 //     sleeps in the 1. At one P the goroutine a switch runs changes only
-//     when the running one spawns or wakes one (or at the 61st schedule
-//     tick), so that step is the race's first step, which the mover's
-//     step wakes, or a release, which writes runqKey, written again when
-//     the movers hand the P back. Where the engine cannot say who a
+//     when the running one spawns or wakes one, so that step is the
+//     race's first step, which the mover's step wakes, or a release,
+//     which writes runqKey, written again when the movers hand the P
+//     back. (The 61st schedule tick, when Go looks at the global queue
+//     first, changes it without a release: a hole no test has met.) Where the engine cannot say who a
 //     switch runs (more than one P, a timer due) the walk marks the whole
 //     window, and makes no sleeper there: only a preempt point with a
 //     known Alternative does.
