@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/internal/check"
@@ -16,7 +17,8 @@ const soundMax = 1000
 // TestDPORSound: on every kernel and fixed version, at bounds 0, 1 and 2,
 // the walk with DPOR reaches the naive walk's verdict (a failure found,
 // or none) in no more schedules, and meets the same outcomes (outcome,
-// message and output) when both walks are complete.
+// message and output) when both walks are complete. GOKER_DPOR_RUN=S
+// walks only the kernels whose name contains S.
 func TestDPORSound(t *testing.T) {
 	if os.Getenv("GOKER_DPOR") == "" {
 		t.Skip("walks every kernel twice, for minutes: GOKER_DPOR=1 go test -run TestDPORSound -v ./bench/goker")
@@ -26,7 +28,11 @@ func TestDPORSound(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{Instances: 2}
+	only := os.Getenv("GOKER_DPOR_RUN")
 	for _, k := range ks {
+		if !strings.Contains(k.Name, only) {
+			continue
+		}
 		for _, p := range []string{k.Path, k.Fixed} {
 			if p == "" || k.Name == "kubernetes11298" || k.Name == "kubernetes13135" || k.Name == "cockroach2448" {
 				continue // a million choice points a run, or minutes a walk: see docs/check.md

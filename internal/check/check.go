@@ -125,6 +125,7 @@ type Verdict struct {
 	Classes []Class
 
 	failures  int // runs that failed
+	blocked   int // runs in which a sleeper ran asleep (sleep.go)
 	failureAt int // Failure's place in the walk, from 1
 }
 
@@ -148,8 +149,10 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 	v := &Verdict{}
 	classes := map[explore.Key]int{}
 	var prefix Schedule
-	var marks []bool // with DPOR: whether to try the switch at each point of the path
+	var marks []bool       // with DPOR: whether to try the switch at each point of the path
+	var sleepers []sleeper // with sleep sets: the next run's (sleep.go)
 	heap := cfg.Program.SharedPlainState() != ""
+	sleeping := sleepSets(cfg, heap)
 	for {
 		if cfg.MaxSchedules > 0 && v.Schedules >= cfg.MaxSchedules {
 			return v, nil
@@ -167,6 +170,9 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 		var after func()
 		if cfg.Reduction == DPOR || cfg.wrap != nil {
 			tr = newTracker(heap)
+			if sleeping {
+				tr.sleep(sleepers)
+			}
 			opts.Chooser = &trackingChooser{ch, tr}
 			if cfg.wrap != nil {
 				opts.Chooser, after = cfg.wrap(opts.Chooser.(*trackingChooser))
@@ -209,10 +215,19 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 				marks[i] = marks[i] || m
 			}
 		}
+		points := run.Points
+		if sleeping && tr.blocked >= 0 {
+			// A sleeper ran: what follows only reorders what has run.
+			points = points[:tr.blocked]
+			v.blocked++
+		}
 		var ok bool
-		if prefix, ok = next(run.Points, cfg.Bound, marks); !ok {
+		if prefix, ok = next(points, cfg.Bound, marks); !ok {
 			v.Complete = true
 			return v, nil
+		}
+		if sleeping {
+			sleepers = tr.sleepersAt(run.Points, len(prefix)-1)
 		}
 	}
 }
@@ -287,6 +302,10 @@ func (c *trackingChooser) Choose(kind runtime.ChoiceKind, g int64, n int) int {
 	a := c.chooser.Choose(kind, g, n)
 	c.chooser.points[len(c.chooser.points)-1].Alt = c.tracker.nextAlt
 	c.tracker.chose()
+	if a == 1 && kind != runtime.ChoiceSelect {
+		// The switch changes Go's run queues (sleep.go).
+		c.tracker.sleepTouch(runqKey{}, runtime.AccessWrite)
+	}
 	return a
 }
 

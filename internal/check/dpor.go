@@ -196,15 +196,28 @@ type tracker struct {
 	order    int    // transitions begun so far
 	lastSlot int32  // the slot of the last goroutine transition
 	nextAlt  int64  // the last Alternative, for the next choice point
+
+	// Sleep sets (sleep.go), kept only when sleeping.
+	sleeping bool
+	ids      map[any]int32 // the objects touched, numbered in order
+	known    []int32       // by choice point: len(ids) when it was asked
+	log      []logged      // the accesses of the transitions begun at a choice point
+	spans    [][2]int32    // by choice point: the span of log of the transition it began, {-1, -1} if none
+	logging  bool          // the transition in progress is logged
+	sleepers []sleeper     // the run's sleepers, by the point they sleep from
+	slept    int           // sleepers[:slept] have fallen asleep (and may have woken)
+	wokeAt   []int         // by sleeper: the choice points asked when it woke, -1 if it has not
+	blocked  int           // the choice points asked when a sleeper ran asleep; -1 if none did
 }
 
 func newTracker(heap bool) *tracker {
-	return &tracker{heap: heap, byG: map[int64]int32{}, objects: map[any]*object{}, cur: -1, lastSlot: -1}
+	return &tracker{heap: heap, byG: map[int64]int32{}, objects: map[any]*object{}, ids: map[any]int32{}, cur: -1, lastSlot: -1, blocked: -1}
 }
 
 // Running begins a transition of g (0: goroutine 0, begun at its first
 // access).
 func (t *tracker) Running(g int64) {
+	t.endSpan()
 	t.g, t.cur = g, -1
 	if g != 0 {
 		t.begin()
@@ -224,6 +237,7 @@ func (t *tracker) begin() {
 		t.cur = i
 		s = t.slots[i]
 		t.lastSlot = i
+		t.ran(t.g)
 	} else {
 		t.cur = int32(len(t.slots))
 		s = &slot{}
@@ -256,11 +270,23 @@ func (t *tracker) begin() {
 // goes on in a new one, or another runs (Running).
 func (t *tracker) chose() {
 	t.nextAlt = 0
+	if t.sleeping {
+		t.endSpan()
+		t.spans = append(t.spans, [2]int32{-1, -1})
+		t.known = append(t.known, int32(len(t.ids)))
+		if t.g != 0 {
+			t.spans[t.asked][0] = int32(len(t.log))
+			t.logging = true
+		}
+	}
 	t.asked++
 	if t.g != 0 {
 		t.begin()
 	} else {
 		t.cur = -1
+	}
+	if t.sleeping {
+		t.fallAsleep()
 	}
 }
 
@@ -307,11 +333,14 @@ func (t *tracker) touchG(g int64, a runtime.Access) {
 	s := t.slots[i]
 	switch a {
 	case runtime.AccessRelease:
+		t.sleepTouch(runqKey{}, runtime.AccessWrite)
 		s.woken = s.woken.join(t.vc)
 		s.parked = false
 	case runtime.AccessPark:
+		t.sleepTouch(runqKey{}, runtime.AccessWrite)
 		s.parked = true
 	case runtime.AccessExit:
+		t.sleepTouch(runqKey{}, runtime.AccessWrite)
 		s.exited = true
 	}
 }
@@ -319,6 +348,7 @@ func (t *tracker) touchG(g int64, a runtime.Access) {
 // touch records a read or a write of obj, finds the races it makes with
 // earlier accesses, and orders the transition after them.
 func (t *tracker) touch(obj any, a runtime.Access) {
+	t.sleepTouch(obj, a)
 	o := t.objects[obj]
 	if o == nil {
 		o = &object{}
@@ -400,6 +430,7 @@ func (t *tracker) raced(world bool, k epoch, pre vclock, self int32, p int64) {
 // against the last transition of every other goroutine not ordered before
 // it, and against the next step of every goroutine still runnable.
 func (t *tracker) finish() {
+	t.endSpan()
 	if t.lastSlot < 0 {
 		return
 	}

@@ -104,6 +104,7 @@ var handCounted = []struct {
 	name   string
 	src    string
 	traces int
+	dpor   int // schedules DPOR runs (TestDPORHandCounted)
 }{
 	// a sends on c1, b on c2, and each is done with a wait group that
 	// main waits on. Only a touches c1 and only b c2: the channels add no
@@ -120,7 +121,7 @@ def w(c, v):
 spawn(w, c1, 1)
 spawn(w, c2, 2)
 wg.wait()
-`, 6},
+`, 6, 22},
 	// The same on one channel: the sends' order doubles the 6, less two
 	// orders that Go's queues rule out at one P: the goroutine preempted
 	// between its send and its done went to the global queue before
@@ -134,7 +135,7 @@ def w(c, v):
 spawn(w, c, 1)
 spawn(w, c, 2)
 wg.wait()
-`, 10},
+`, 10, 41},
 	// a sends on c1, b on c2, main receives from c1 then c2. Each send
 	// is before or after the receive of its channel (blocked first): 2
 	// x 2 = 4 traces; the rest is ordered by the receives.
@@ -147,12 +148,23 @@ spawn(a)
 spawn(b)
 c1.recv()
 c2.recv()
-`, 4},
+`, 4, 12},
 	// Both on one channel: the two sends S_a, S_b and main's receives
 	// R1 < R2 all touch c. Main runs R2 only after R1 got a value, so
 	// after a send; the orders of the four with R1 before R2 and a send
 	// before R2 are R1 S R2 S, R1 S S R2, S R1 R2 S, S R1 S R2 and
 	// S S R1 R2, each with the sends either way: 10 traces.
+	//
+	// DPOR without sleep sets ran 27 schedules; with them, 26 (sleep.go).
+	// The one left out is 1,0,1,1,1: main (G1) is preempted before its
+	// first receive, a (G2) sends, main is preempted again at that
+	// receive (point 2, b runs), b (G3) is preempted at once, before its
+	// send (point 3), and main receives. Main's receive sleeps from
+	// point 2, where the walk had already run its 0, and b's start (up
+	// to its first call) touched nothing, so the run is blocked there
+	// (1,0,1,1,0 runs, its outcome counted) and its switch at point 4,
+	// 1,0,1,1,1, is not tried: its trace, a's send, main's receive, b's
+	// send, main's receive, is 1,0,0,1's.
 	{"two senders, one channel", `c = chan(2)
 def a():
     c.send(1)
@@ -162,13 +174,13 @@ spawn(a)
 spawn(b)
 c.recv()
 c.recv()
-`, 10},
+`, 10, 26},
 }
 
 // TestDPORHandCounted: DPOR's runs meet exactly the traces counted by
-// hand, the same as the naive walk's, in no more schedules; and, as it
-// keeps no sleep sets, it may run a trace more than once: the counts are
-// pinned so that a change shows.
+// hand, the same as the naive walk's, in no more schedules; and, as its
+// sleep sets are not enough to make it optimal, it may run a trace more
+// than once: the counts are pinned so that a change shows.
 func TestDPORHandCounted(t *testing.T) {
 	for _, tc := range handCounted {
 		naive, nv := traces(t, tc.src, 1, -1, NoReduction)
@@ -183,6 +195,32 @@ func TestDPORHandCounted(t *testing.T) {
 		if dv.Schedules > nv.Schedules || !dv.Complete {
 			t.Errorf("%s: dpor %d schedules (complete %v), naive %d", tc.name, dv.Schedules, dv.Complete, nv.Schedules)
 		}
+		if dv.Schedules != tc.dpor {
+			t.Errorf("%s: dpor %d schedules, pinned %d", tc.name, dv.Schedules, tc.dpor)
+		}
+	}
+}
+
+// TestSleepSetsNeedTheRunQueues: without the run queues as an object of
+// the sleep test (sleep.go), the wait-group program of handCounted loses
+// a trace, main's add, a's done, b's done, main's wait: only the naive
+// walk's 1,0,0,1,0,0 meets it, main preempted before it spawns b, and
+// there main's spawn sleeps (its 0 ran first) while a's steps, on c1 and
+// the wait group's done, are independent of it. Main then runs asleep
+// and the run is blocked, though Go's queues differ: b went into
+// runnext after a ran, not before, and only that order lets b finish
+// before main waits.
+func TestSleepSetsNeedTheRunQueues(t *testing.T) {
+	tc := handCounted[0]
+	_, v := traces(t, tc.src, 1, -1, DPOR)
+	if v.blocked == 0 {
+		t.Errorf("%s: no run blocked by a sleeper", tc.name)
+	}
+	ignoreRunQueues = true
+	defer func() { ignoreRunQueues = false }()
+	got, _ := traces(t, tc.src, 1, -1, DPOR)
+	if len(got) >= tc.traces || slices.Contains(got, "c0:1,2,3,1 c1:2w c2:3w out:") {
+		t.Errorf("%s: without the run queues, dpor meets %d traces:\n%s", tc.name, len(got), strings.Join(got, "\n"))
 	}
 }
 
