@@ -259,7 +259,7 @@ func (r *run) write(gr *goroutine, s string) {
 // once the call starts.
 func (r *run) writeSyscall(gr *goroutine) {
 	if r.opts.PrintSyscall && gr != nil {
-		gr.blocking(func(g *runtime.G) { g.WriteStdout() })
+		gr.blocking((*runtime.G).WriteStdout)
 	}
 }
 
