@@ -51,7 +51,7 @@ func TestSharedValuesInterleave(t *testing.T) {
 log = []
 wg = waitgroup()
 def w(id):
-    for i in range(30000):
+    for i in range(N):
         log.append(id)
     wg.done()
 wg.add(2)
@@ -67,9 +67,9 @@ for i in range(1, len(log)):
 # the last, the other alone after the first is done.
 print(len(lengths), max(lengths[1:-1]) if len(lengths) > 2 else 0)
 `
-	run := func(costs *runtime.Costs, quantum uint64) (runs, longest int) {
+	run := func(costs *runtime.Costs, quantum uint64, n int) (runs, longest int) {
 		var stdout, stderr bytes.Buffer
-		res := RunFile("interleave.star", []byte(src), Options{Procs: 2, Preempt: true, Costs: costs, Quantum: quantum, Stdout: &stdout, Stderr: &stderr})
+		res := RunFile("interleave.star", []byte(strings.Replace(src, "N", fmt.Sprint(n), 1)), Options{Procs: 2, Preempt: true, Costs: costs, Quantum: quantum, Stdout: &stdout, Stderr: &stderr})
 		if res.ExitCode != 0 {
 			t.Fatalf("exit %d: %s", res.ExitCode, stderr.String())
 		}
@@ -78,18 +78,21 @@ print(len(lengths), max(lengths[1:-1]) if len(lengths) > 2 else 0)
 		}
 		return runs, longest
 	}
-	// A turn of the loop is about 9 steps: a quantum of 64 holds about
-	// seven appends, one of 16 about two.
+	// Each goroutine appends N times (src's N). A turn of the loop is
+	// about 9 steps: a quantum of 64 holds about seven appends, one of 16
+	// about two. At the default profile's step (99ps) a turn takes about a
+	// nanosecond, so each loop must outlast by far the tens of
+	// microseconds before the second P's M runs.
 	for _, q := range []uint64{16, 64} {
-		runs, longest := run(runtime.DefaultCosts(), q)
+		runs, longest := run(runtime.DefaultCosts(), q, 200000)
 		if runs < 100 {
-			t.Errorf("quantum %d: %d runs of one writer in 60000 appends: the Ps do not run in parallel", q, runs)
+			t.Errorf("quantum %d: %d runs of one writer in 400000 appends: the Ps do not run in parallel", q, runs)
 		}
 		if max := int(q)/4 + 2; longest > max {
 			t.Errorf("quantum %d: %d appends in a row by one goroutine while both ran, want at most %d", q, longest, max)
 		}
 	}
-	if runs, _ := run(runtime.ZeroCosts(), 0); runs != 2 {
+	if runs, _ := run(runtime.ZeroCosts(), 0, 30000); runs != 2 {
 		t.Errorf("zero costs: %d runs of one writer, want 2: each loop whole", runs)
 	}
 }

@@ -128,7 +128,11 @@ var badCases = []badCase{
 	// Scripts that never end, ended by a limit: a diagnosis, the dump, exit 2.
 	{"tight loop, step limit", run("spin.star", "--max-steps=100000"), 2, []string{`^schedlab: step limit of 100000 reached \(--max-steps=100000\)$`, `^goroutine 1 \[running\]:$`}, ""},
 	{"tight loop, wall-clock limit", run("spin.star", "--timeout=200ms"), 2, []string{`^schedlab: wall-clock timeout of 200ms reached \(--timeout=200ms\)$`, `^goroutine 1 \[running\]:$`}, ""},
-	{"tight loop, preemption off", run("spin.star", "--preempt=off"), 2, []string{`^schedlab: goroutine 1 ran 10000000 steps without a scheduling point; the cooperative scheduler is wedged; run with --preempt=on$`, `^goroutine 1 \[running\]:$`}, ""},
+	// With preemption off sysmon asks for the P after 10ms of the P's
+	// clock, and the run ends 10M steps later: under the default profile
+	// (a step of 99ps) that is 110M steps, seconds of the host's time, so
+	// the case counts the slice in steps (the zero profile) instead.
+	{"tight loop, preemption off", run("spin.star", "--preempt=off", "--costs=zero"), 2, []string{`^schedlab: goroutine 1 ran 10000000 steps without a scheduling point; the cooperative scheduler is wedged; run with --preempt=on$`, `^goroutine 1 \[running\]:$`}, ""},
 	{"spawning forever", run("spawn_forever.star", "--max-goroutines=1000"), 2, []string{`^schedlab: goroutine limit reached: 1000 goroutines alive \(--max-goroutines=1000\)$`}, ""},
 	{"sleeping forever, virtual time limit", run("sleep_forever.star", "--max-time=10h"), 2, []string{`^schedlab: virtual time limit of 10h0m0s reached$`, `^goroutine 1 \[sleep\]:$`}, ""},
 	{"sleeping forever, wall-clock limit", run("sleep_forever.star", "--timeout=200ms"), 2, []string{`^schedlab: wall-clock timeout of 200ms reached`}, ""},
