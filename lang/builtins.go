@@ -376,13 +376,42 @@ func work(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	return starlark.None, nil
 }
 
-// syscall(d): a blocking system call lasting d.
+// syscall(d, timer=False): a blocking system call lasting d; with
+// timer=True one that sleeps on a kernel timer (nanosleep), which returns
+// as late as a timer fires.
 func syscall(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(kwargs) > 0 {
+		return syscallTimer(r, thread, b, args, kwargs)
+	}
 	gr, d, err := durationArg(r, thread, b, args, kwargs)
 	if err != nil {
 		return nil, err
 	}
 	gr.blocking(func(g *runtime.G) { g.Syscall(d) })
+	return starlark.None, nil
+}
+
+// syscallTimer is syscall with keyword arguments: d and timer.
+func syscallTimer(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	r.smallDuration(thread, b, args, kwargs)
+	var d duration
+	var timer bool
+	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "d", &d, "timer?", &timer); err != nil {
+		return nil, err
+	}
+	ns, err := d.nonNegative(b.Name())
+	if err != nil {
+		return nil, err
+	}
+	gr, err := r.goroutineOf(thread, b)
+	if err != nil {
+		return nil, err
+	}
+	if timer {
+		gr.blocking(func(g *runtime.G) { g.SyscallTimer(ns) })
+	} else {
+		gr.blocking(func(g *runtime.G) { g.Syscall(ns) })
+	}
 	return starlark.None, nil
 }
 

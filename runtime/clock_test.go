@@ -133,6 +133,37 @@ func TestSyscallCosts(t *testing.T) {
 	}
 }
 
+// A system call that sleeps on a kernel timer (nanosleep) returns late
+// by timer_late, whatever its length (no netpoll rounds it to a
+// millisecond: never timer_late_short); a plain one lasts exactly d.
+func TestSyscallTimerLate(t *testing.T) {
+	costs := costsOf(CostTimerLate, 100_000, CostTimerLateShort, 900_000)
+	for _, tc := range []struct {
+		d     int64
+		timer bool
+		want  int64
+	}{
+		{1_000_000, true, 1_100_000},
+		{10_000, true, 110_000},
+		{1_000_000, false, 1_000_000},
+	} {
+		var begin, end Event
+		evs := events(t, Config{Procs: 1, Costs: costs}, func(g *G, log func(string, ...any)) error {
+			if tc.timer {
+				g.SyscallTimer(tc.d)
+			} else {
+				g.Syscall(tc.d)
+			}
+			return nil
+		})
+		begin = firstEvent(t, evs, EvGoSyscallBegin, 1)
+		end = firstEvent(t, evs, EvGoSyscallEnd, 1)
+		if got := end.Time - begin.Time; got != tc.want {
+			t.Errorf("syscall(%s, timer=%v) lasted %s, want %s", FormatDuration(tc.d), tc.timer, FormatDuration(got), FormatDuration(tc.want))
+		}
+	}
+}
+
 // A timer on an idle P runs late by the profile's lateness (the M asleep in
 // netpoll wakes late), short timers by the short lateness; a P that goes
 // through findRunnable runs a due timer on time.

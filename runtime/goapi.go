@@ -233,8 +233,30 @@ func (g *G) RequestPreempt() {
 // the G gets its P back, or an idle one, or waits on the global queue.
 func (g *G) Syscall(d int64) {
 	g.check()
+	g.syscall(d, false)
+}
+
+// SyscallTimer makes a blocking system call that sleeps on a kernel timer
+// for d ns (nanosleep, or a wait with a timeout), which returns late, as
+// a timer does: by the kernel's timer slack (50µs for a normal thread)
+// and the thread's wake-up, what the profile's timer_late measured for
+// an M asleep in netpoll until a timer's deadline. The call lasts d plus
+// that lateness; otherwise it is Syscall.
+func (g *G) SyscallTimer(d int64) {
+	g.check()
+	g.syscall(d, true)
+}
+
+// syscall is Syscall of a call lasting d ns, and with timer as late as a
+// timer fires.
+func (g *G) syscall(d int64, timer bool) {
+	m := g.m
 	g.spendCost(CostSyscallEnter)
-	g.m.entersyscall(g, g.m.jitter(max(d, 0)))
+	d = m.jitter(max(d, 0))
+	if timer {
+		d = addWhen(d, addWhen(m.costOf(CostTimerLate), m.wakeupJitter()))
+	}
+	m.entersyscall(g, d)
 	g.co.yield()
 	g.spendCost(CostSyscallExit)
 }

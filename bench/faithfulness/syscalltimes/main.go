@@ -1,0 +1,172 @@
+// Command syscalltimes times the race of bench/faithfulness/corpus's
+// syscall_cpu in real Go: goroutine Y makes a 1ms nanosleep system call
+// while B and C each burn 1ms of CPU, and the outcome is the order in
+// which the three finish. Run once (a fresh process is a fresh start-up),
+// it prints that order and, in µs since main spawned them, when each
+// goroutine started and ended and when Y's system call returned:
+//
+//	GOMAXPROCS=2 go run ./bench/faithfulness/syscalltimes
+//	CBY Ystart 61 Yret 1138 Bstart 140 Bend 1141 Cstart 60 Cend 1061
+//
+// With -summarize it reads such lines (a recording: one run a line, lines
+// starting with # ignored) and prints the outcomes and the quantiles of
+// the intervals that decide them: how much longer than 1ms the
+// nanosleep took, and how long after Y's call B got a P (sysmon's retake
+// of Y's P and the hand-off to a new M). docs/faithfulness.md ("Where
+// syscall_cpu's spread comes from") reads them against the simulator's.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+func main() {
+	summarize := flag.String("summarize", "", "summarize the recording in `FILE` instead of running")
+	flag.Parse()
+	if *summarize != "" {
+		f, err := os.Open(*summarize)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "syscalltimes:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		if err := summary(f, os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "syscalltimes: %s: %v\n", *summarize, err)
+			os.Exit(1)
+		}
+		return
+	}
+	race()
+}
+
+// race runs the program once and prints its line.
+func race() {
+	var (
+		next  atomic.Int32
+		order [3]string
+		at    [6]int64 // Ystart, Yret, Bstart, Bend, Cstart, Cend
+		wg    sync.WaitGroup
+	)
+	t0 := time.Now()
+	mark := func(i int) { at[i] = time.Since(t0).Microseconds() }
+	done := func(name string) {
+		order[next.Add(1)-1] = name
+		wg.Done()
+	}
+	spin := func(d time.Duration) {
+		for t := time.Now(); time.Since(t) < d; {
+		}
+	}
+	wg.Add(3)
+	go func() {
+		mark(0)
+		ts := syscall.NsecToTimespec(int64(time.Millisecond))
+		syscall.Nanosleep(&ts, nil)
+		mark(1)
+		done("Y")
+	}()
+	go func() {
+		mark(2)
+		spin(time.Millisecond)
+		mark(3)
+		done("B")
+	}()
+	go func() {
+		mark(4)
+		spin(time.Millisecond)
+		mark(5)
+		done("C")
+	}()
+	wg.Wait()
+	fmt.Printf("%s Ystart %d Yret %d Bstart %d Bend %d Cstart %d Cend %d\n",
+		order[0]+order[1]+order[2], at[0], at[1], at[2], at[3], at[4], at[5])
+}
+
+// summary prints the outcomes of the recorded runs and the quantiles of
+// the intervals between their marks.
+func summary(r io.Reader, w io.Writer) error {
+	outcomes := map[string]int{}
+	var sleep, bAfterY, yStart, bEndMinusYRet []int64
+	n := 0
+	sc := bufio.NewScanner(r)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		f := strings.Fields(text)
+		if len(f) != 13 {
+			return fmt.Errorf("line %d: %d fields, want 13: %q", line, len(f), text)
+		}
+		v := map[string]int64{}
+		for i := 1; i < len(f); i += 2 {
+			x, err := strconv.ParseInt(f[i+1], 10, 64)
+			if err != nil {
+				return fmt.Errorf("line %d: %s: %v", line, f[i], err)
+			}
+			v[f[i]] = x
+		}
+		n++
+		outcomes[f[0]]++
+		sleep = append(sleep, v["Yret"]-v["Ystart"]-1000)
+		bAfterY = append(bAfterY, v["Bstart"]-v["Ystart"])
+		yStart = append(yStart, v["Ystart"])
+		bEndMinusYRet = append(bEndMinusYRet, v["Bend"]-v["Yret"])
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("no runs")
+	}
+	names := make([]string, 0, len(outcomes))
+	for k := range outcomes {
+		names = append(names, k)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if outcomes[a] != outcomes[b] {
+			return outcomes[b] - outcomes[a]
+		}
+		return strings.Compare(a, b)
+	})
+	fmt.Fprintf(w, "%d runs:", n)
+	for _, k := range names {
+		fmt.Fprintf(w, " %s %.1f%%", k, 100*float64(outcomes[k])/float64(n))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "µs                              p10    p25    p50    p75    p90")
+	for _, row := range []struct {
+		name string
+		xs   []int64
+	}{
+		{"Y's nanosleep(1ms) past 1ms", sleep},
+		{"Y's start", yStart},
+		{"B's start after Y's", bAfterY},
+		{"B's end after Y's return", bEndMinusYRet},
+	} {
+		fmt.Fprintf(w, "%-30s", row.name)
+		for _, p := range []float64{0.10, 0.25, 0.50, 0.75, 0.90} {
+			fmt.Fprintf(w, " %6d", quantile(row.xs, p))
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// quantile returns the p-quantile of xs (nearest rank, xs unsorted).
+func quantile(xs []int64, p float64) int64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[int(p*float64(len(s)-1))]
+}
