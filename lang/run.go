@@ -438,22 +438,33 @@ func (gr *goroutine) forget() {
 	r.mu.Unlock()
 }
 
-// main returns the runtime.Func of the goroutine: it runs body on the
-// goroutine's thread, or when body is nil the call of its function with
-// its arguments, and turns an error into the outcome the engine reports.
+// main returns the runtime.Func of the goroutine, a closure of gr and
+// body that runs them (runOn): main's, a timer's goroutine's, a wrapped
+// one's. A plain spawn needs none (spawned).
 func (gr *goroutine) main(body func() error) runtime.Func {
-	return func(g *runtime.G) error {
-		gr.bind(g)
-		gr.threadstart()
-		gr.arm()
-		var err error
-		if body != nil {
-			err = body()
-		} else {
-			_, err = starlark.Call(gr.thread, gr.fn, gr.args, gr.kwargs)
-		}
-		return gr.exit(err)
+	return func(g *runtime.G) error { return gr.runOn(g, body) }
+}
+
+// spawned is the runtime.Func of a goroutine that calls its function with
+// its arguments, unwrapped: it finds its goroutine in G.Data, which
+// G.GoData set when the engine made the G, so such a spawn makes no
+// closure (spawn).
+func spawned(g *runtime.G) error { return goroutineOfG(g).runOn(g, nil) }
+
+// runOn runs gr on G g: body on the goroutine's thread, or when body is
+// nil the call of its function with its arguments, and turns an error
+// into the outcome the engine reports. Executed only by gr's goroutine.
+func (gr *goroutine) runOn(g *runtime.G, body func() error) error {
+	gr.bind(g)
+	gr.threadstart()
+	gr.arm()
+	var err error
+	if body != nil {
+		err = body()
+	} else {
+		_, err = starlark.Call(gr.thread, gr.fn, gr.args, gr.kwargs)
 	}
+	return gr.exit(err)
 }
 
 // exit ends the goroutine's function with err, the Starlark error it
