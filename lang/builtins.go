@@ -131,15 +131,18 @@ func spawn(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.T
 // function with its arguments), and returns its task.
 func (gr *goroutine) spawn(child *goroutine, body func() error) (starlark.Value, error) {
 	r := gr.run
-	f := child.main(body)
-	if r.wrapGoroutine != nil {
-		f = r.wrapGoroutine(f)
+	var f runtime.Func = spawned // no closure a spawn
+	if body != nil || r.wrapGoroutine != nil {
+		f = child.main(body)
+		if r.wrapGoroutine != nil {
+			f = r.wrapGoroutine(f)
+		}
 	}
 	var ng *runtime.G
 	var err error
 	gr.blocking(func(g *runtime.G) {
 		gr.spawning = child
-		ng, err = g.Go(f, child.name)
+		ng, err = g.GoData(f, child.name, child)
 		gr.spawning = nil
 	})
 	if err != nil {

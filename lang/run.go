@@ -115,7 +115,7 @@ type run struct {
 	mu      sync.Mutex                         // guards alive and the goroutines' threads, which stop cancels
 	alive   []*goroutine                       // goroutines still alive, whose threads stop cancels; gr.slot indexes it
 	threads []*starlark.Thread                 // threads whose goroutine returned, for the next spawns (threadput)
-	done    *starlark.Thread                   // the thread a goroutine keeps once its own is in threads: it never runs
+	done    *starlark.Thread                   // the thread of a goroutine not started yet, or whose own is in threads: it never runs (doneThread)
 }
 
 func newRun(opts Options) *run {
@@ -299,8 +299,8 @@ type goroutine struct {
 	fn     starlark.Callable // the function it runs; nil for main
 	args   starlark.Tuple    // and its arguments, for the leak check
 	kwargs []starlark.Tuple
-	thread *starlark.Thread
-	task   Task // its task value (&gr.task), allocated with the goroutine
+	thread *starlark.Thread // its own from its first run (threadstart), else the run's done thread (doneThread)
+	task   Task             // its task value (&gr.task), allocated with the goroutine
 
 	parent   int64              // the goroutine that spawned it, 0 for main
 	site     starlark.CallFrame // the call of spawn, in the parent
@@ -317,21 +317,62 @@ type goroutine struct {
 	slot       int                 // its index in run.alive, -1 once forgotten
 }
 
-// newGoroutine makes the goroutine that will run fn, and gives it a
-// thread (threadget: a returned goroutine's, or a new one).
+// newGoroutine makes the goroutine that will run fn. Main (fn nil) gets
+// its thread at once, since a REPL session cancels it between Steps; any
+// other goroutine gets its own when it first runs (threadstart): until
+// then it holds the run's done thread, which never runs, as the engine's
+// G holds no coroutine (coroFor). A goroutine waiting in a queue is its
+// function, its arguments and its state, so a million queued hold no
+// thread, and the threads of those that returned serve those that start.
 func (r *run) newGoroutine(name string, fn starlark.Callable) *goroutine {
 	gr := &goroutine{run: r, name: name, fn: fn}
 	gr.task.gr = gr
 	r.mu.Lock()
-	th := r.threadget()
-	gr.thread = th
+	if fn == nil {
+		gr.takeThread()
+	} else {
+		gr.thread = r.doneThread()
+	}
 	gr.slot = len(r.alive)
 	r.alive = append(r.alive, gr)
+	r.mu.Unlock()
+	return gr
+}
+
+// threadstart gives gr, which is about to run its function for the first
+// time, a thread of its own in place of the done thread (newGoroutine).
+// Executed only by gr's goroutine.
+func (gr *goroutine) threadstart() {
+	r := gr.run
+	if gr.thread != r.done {
+		return // main's, given at once
+	}
+	r.mu.Lock()
+	gr.takeThread()
+	r.mu.Unlock()
+}
+
+// takeThread gives gr a thread (threadget: a returned goroutine's, or a
+// new one), cancelled if the run has stopped. r.mu must be held.
+func (gr *goroutine) takeThread() {
+	r := gr.run
+	th := r.threadget()
+	gr.thread = th
 	if le := r.stopped.Load(); le != nil {
 		th.Cancel(le.Msg)
 	}
-	r.mu.Unlock()
-	return gr
+}
+
+// doneThread returns the run's done thread, made at its first use: the
+// thread of every goroutine that has not started or whose own thread
+// went back to threads (threadput). It never runs, and so never has a
+// frame: every view of such a goroutine (its backtrace, the leak check's
+// walk of what it holds) finds no stack. r.mu must be held.
+func (r *run) doneThread() *starlark.Thread {
+	if r.done == nil {
+		r.done = r.newThread("")
+	}
+	return r.done
 }
 
 // threadget returns a thread for a new goroutine: one that a goroutine
@@ -347,7 +388,7 @@ func (r *run) threadget() *starlark.Thread {
 	r.threads = r.threads[:n-1]
 	// As newThread makes it: no steps, no limit, not cancelled (a stop
 	// between its last goroutine's return and threadput may have
-	// cancelled it; newGoroutine cancels it again if the run stopped).
+	// cancelled it; takeThread cancels it again if the run stopped).
 	th.Steps = 0
 	th.SetMaxExecutionSteps(math.MaxUint64) // a new thread's once it has run
 	th.Uncancel()
@@ -368,11 +409,8 @@ func (r *run) threadput(gr *goroutine) {
 	if len(r.threads) >= threadsMax {
 		return
 	}
-	if r.done == nil {
-		r.done = r.newThread("")
-	}
 	r.threads = append(r.threads, gr.thread)
-	gr.thread = r.done
+	gr.thread = r.doneThread()
 	gr.counted = 0 // the done thread's Steps
 }
 
@@ -400,21 +438,33 @@ func (gr *goroutine) forget() {
 	r.mu.Unlock()
 }
 
-// main returns the runtime.Func of the goroutine: it runs body on the
-// goroutine's thread, or when body is nil the call of its function with
-// its arguments, and turns an error into the outcome the engine reports.
+// main returns the runtime.Func of the goroutine, a closure of gr and
+// body that runs them (runOn): main's, a timer's goroutine's, a wrapped
+// one's. A plain spawn needs none (spawned).
 func (gr *goroutine) main(body func() error) runtime.Func {
-	return func(g *runtime.G) error {
-		gr.bind(g)
-		gr.arm()
-		var err error
-		if body != nil {
-			err = body()
-		} else {
-			_, err = starlark.Call(gr.thread, gr.fn, gr.args, gr.kwargs)
-		}
-		return gr.exit(err)
+	return func(g *runtime.G) error { return gr.runOn(g, body) }
+}
+
+// spawned is the runtime.Func of a goroutine that calls its function with
+// its arguments, unwrapped: it finds its goroutine in G.Data, which
+// G.GoData set when the engine made the G, so such a spawn makes no
+// closure (spawn).
+func spawned(g *runtime.G) error { return goroutineOfG(g).runOn(g, nil) }
+
+// runOn runs gr on G g: body on the goroutine's thread, or when body is
+// nil the call of its function with its arguments, and turns an error
+// into the outcome the engine reports. Executed only by gr's goroutine.
+func (gr *goroutine) runOn(g *runtime.G, body func() error) error {
+	gr.bind(g)
+	gr.threadstart()
+	gr.arm()
+	var err error
+	if body != nil {
+		err = body()
+	} else {
+		_, err = starlark.Call(gr.thread, gr.fn, gr.args, gr.kwargs)
 	}
+	return gr.exit(err)
 }
 
 // exit ends the goroutine's function with err, the Starlark error it

@@ -24,7 +24,12 @@ func (g *G) check() {
 // runnext of the current P, kicking the G that was there to the ring, and
 // an idle P is woken to steal if there is one. name labels the goroutine in
 // traces and dumps. Mirrors newproc.
-func (g *G) Go(fn Func, name string) (*G, error) {
+func (g *G) Go(fn Func, name string) (*G, error) { return g.GoData(fn, name, nil) }
+
+// GoData is Go with data as the new G's Data from its creation, before it
+// is queued or any event names it: a language whose goroutines share one
+// fn that finds its own state in Data spawns without a closure.
+func (g *G) GoData(fn Func, name string, data any) (*G, error) {
 	g.check()
 	m := g.m
 	if max := m.cfg.MaxGoroutines; max > 0 && m.ngalive >= max {
@@ -35,6 +40,7 @@ func (g *G) Go(fn Func, name string) (*G, error) {
 	g.spendCost(CostNewproc)
 	pp := g.mp.p
 	newg := m.newproc1(fn, g, pp, name)
+	newg.Data = data
 	m.stats.Spawns++
 	m.newprocput(pp, g.mp, g, newg, name)
 	return newg, nil

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // run runs main on a Machine with cfg and returns what the goroutines
@@ -78,5 +79,15 @@ func TestActionHeapOrder(t *testing.T) {
 	}
 	if popped != int(seq) {
 		t.Errorf("popped %d of %d", popped, seq)
+	}
+}
+
+// A G is allocated at every spawn that finds no free G, and a program that
+// spawns in a loop at one P holds every queued one at once: it must stay
+// within the 320-byte size class (the next is 352), as docs/performance.md
+// ("Lean goroutines") counts it.
+func TestGSizeClass(t *testing.T) {
+	if n := unsafe.Sizeof(G{}); n > 320 {
+		t.Errorf("the G is %d bytes: past the 320-byte size class, each new G allocates 352", n)
 	}
 }

@@ -19,48 +19,53 @@
 package runtime
 
 // A G is a goroutine.
+//
+// Every G that waits in a queue is a G allocated in full, so the fields
+// are ordered to leave no padding: the bools and the int32 fill the holes
+// beside status and readyP, and the struct stays within the 320-byte size
+// class (TestGSizeClass; docs/performance.md, "Lean goroutines").
 type G struct {
 	// The fields every scheduling round trip touches come first, in one
 	// cache line: with thousands of Gs, each switch meets a cold G.
-	m          *Machine
-	co         *coro
-	mp         *M     // the M running this G, nil if none
-	schedlink  *G     // next G on a gQueue or gList
-	dispatches uint64 // times put on a CPU by execute
-	gen        uint64
-	goid       int64  // goroutine id, from the creating P's goidcache
-	status     Status // see status.go
-	preempt    bool   // preemption requested (gp.preempt)
+	m            *Machine
+	co           *coro
+	mp           *M     // the M running this G, nil if none
+	schedlink    *G     // next G on a gQueue or gList
+	dispatches   uint64 // times put on a CPU by execute
+	gen          uint64
+	goid         int64  // goroutine id, from the creating P's goidcache
+	status       Status // see status.go
+	preempt      bool   // preemption requested (gp.preempt)
+	hostWait     bool
+	parkedByUser bool // parked by Park, so Ready may wake it
+	selectDone   bool // select: a case has won (gp.selectDone)
 
 	waitreason string // why the G is waiting, when status is Gwaiting
 	name       string // the function it runs, for traces and dumps
 	fn         Func
 
-	param    any // the value passed by the G that readied it (gp.param)
-	hostWait bool
+	param        any              // the value passed by the G that readied it (gp.param)
+	readyP       int32            // 1 + the P of the G that readied it, until it runs; 0 if none (SchedStats.ReadiedLocal)
+	cpuFrozen    bool             // its M lost the CPU mid-work: workLeft is what is left (cpus.go)
+	system       bool             // one of runtime.main's own goroutines (isSystemGoroutine): not counted, not dumped
+	markMode     gcMarkWorkerMode // a mark worker's mode while it marks (gcMarkWorkerNotWorker otherwise)
+	inMarkAssist bool             // in a mark assist: a preemption request waits for its chunk (gp.inMarkAssist)
 
-	parkedByUser bool  // parked by Park, so Ready may wake it
-	workLeft     int64 // ns of work still to do after a preemption
-	stepCarry    int64 // ps of steps run but not yet charged (under 1ns; step_ps)
-	stepPsCost   int64 // with Perturb.SampleCosts, its step's ps, drawn once (0: not yet)
-	workUntil    int64 // when the current work chunk ends
-	cpuFrozen    bool  // its M lost the CPU mid-work: workLeft is what is left (cpus.go)
+	workLeft   int64 // ns of work still to do after a preemption
+	stepCarry  int64 // ps of steps run but not yet charged (under 1ns; step_ps)
+	stepPsCost int64 // with Perturb.SampleCosts, its step's ps, drawn once (0: not yet)
+	workUntil  int64 // when the current work chunk ends
 
-	selectDone bool             // select: a case has won (gp.selectDone)
-	waiting    *sudog           // sudogs this G is blocked on (gp.waiting)
-	waitingOn  []any            // the objects (channels, mutexes, ...) it waits on, for the leak check
-	err        error            // the error the G's function returned
-	createdBy  int64            // goid of the creator, 0 for main
-	timer      *timer           // the sleep timer, kept from one sleep to the next (gp.timer)
-	created    int64            // virtual time of creation
-	runtime    int64            // ns spent running (work)
-	readyP     int32            // 1 + the P of the G that readied it, until it runs; 0 if none (SchedStats.ReadiedLocal)
-	lockedm    *M               // the M this G is locked to (lockOSThread), nil if none
-	system     bool             // one of runtime.main's own goroutines (isSystemGoroutine): not counted, not dumped
-	markMode   gcMarkWorkerMode // a mark worker's mode while it marks (gcMarkWorkerNotWorker otherwise)
-	steps      gSteps           // its steps since it was last put on a CPU, and since a pending request (steps.go)
+	waiting   *sudog // sudogs this G is blocked on (gp.waiting)
+	waitingOn []any  // the objects (channels, mutexes, ...) it waits on, for the leak check
+	err       error  // the error the G's function returned
+	createdBy int64  // goid of the creator, 0 for main
+	timer     *timer // the sleep timer, kept from one sleep to the next (gp.timer)
+	created   int64  // virtual time of creation
+	runtime   int64  // ns spent running (work)
+	lockedm   *M     // the M this G is locked to (lockOSThread), nil if none
+	steps     gSteps // its steps since it was last put on a CPU, and since a pending request (steps.go)
 
-	inMarkAssist  bool  // in a mark assist: a preemption request waits for its chunk (gp.inMarkAssist)
 	gcAssistBytes int64 // assist balance: credit if positive, debt if negative (gp.gcAssistBytes)
 	gcAssistCycle int64 // the cycle gcAssistBytes belongs to; in another, it counts as 0
 	Data          any   // the language's own per-goroutine data (its thread)
