@@ -212,6 +212,7 @@ type Program struct {
 	progs map[string]*starlark.Program // by path: the script and every module it loads
 	small map[posKey]bool              // calls with an int literal below 1000 as their duration (findSmallDurations)
 	why   string                       // why goroutines may share a changing plain value (sharedPlainState)
+	clean map[lineCol][]cleanCall      // calls whose frame a state key can write out (findCleanCalls)
 }
 
 // SharedPlainState says why the goroutines of the program may share a
@@ -235,7 +236,7 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{root: r.root, main: mod.path, progs: make(map[string]*starlark.Program, len(r.modules)), small: r.smallNs, why: r.sharedWhy}
+	p := &Program{root: r.root, main: mod.path, progs: make(map[string]*starlark.Program, len(r.modules)), small: r.smallNs, why: r.sharedWhy, clean: r.cleanCalls}
 	for path, m := range r.modules {
 		p.progs[path] = m.prog
 	}
@@ -263,6 +264,7 @@ func (p *Program) Run(opts Options) *Result {
 	r := newRun(opts)
 	r.root = p.root
 	r.smallNs = p.small
+	r.cleanCalls = p.clean
 	for path, prog := range p.progs {
 		r.modules[path] = &module{path: path, prog: prog}
 	}

@@ -49,6 +49,8 @@
 //     limit), the one place that reads the script's files.
 //   - shared.go: whether goroutines may share a changing plain value
 //     (Program.SharedPlainState), for schedlab check's reduction.
+//   - statekey.go: a goroutine's Starlark state at a safe point, written
+//     out (AppendStateKey), for schedlab check's stutter reduction.
 //   - load.go: compiling a script and the modules it loads, confined to
 //     its directory tree, before anything runs; a name used before the
 //     load that binds it.

@@ -132,6 +132,7 @@ func (r *run) compile(path string, src []byte, chain []string) (*module, error) 
 		return nil, withGoHints(src, err) // with its line and a caret
 	}
 	r.findSmallDurations(f)
+	r.findCleanCalls(f)
 	if why := sharedPlainState(f); why != "" && r.sharedWhy == "" {
 		r.sharedWhy = why
 	}

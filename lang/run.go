@@ -103,11 +103,15 @@ type run struct {
 	// world goes on).
 	wrapGoroutine func(runtime.Func) runtime.Func
 
-	perturbed bool            // Options.Perturb may preempt at safe points
-	warnedNs  bool            // the warning about a bare small int as a duration was given (smallDuration)
-	smallNs   map[posKey]bool // calls whose duration is an int literal below 1000 (findSmallDurations)
-	sharedWhy string          // why goroutines may share a changing plain value, "" if they cannot (sharedPlainState)
-	steps     uint64          // steps of all goroutines, as of the last account
+	perturbed  bool                    // Options.Perturb may preempt at safe points
+	warnedNs   bool                    // the warning about a bare small int as a duration was given (smallDuration)
+	smallNs    map[posKey]bool         // calls whose duration is an int literal below 1000 (findSmallDurations)
+	sharedWhy  string                  // why goroutines may share a changing plain value, "" if they cannot (sharedPlainState)
+	cleanCalls map[lineCol][]cleanCall // calls whose frame a state key can write out (findCleanCalls)
+	atCall     *starlark.Builtin       // with a Tracker, the builtin whose safe point atCallG is at (AppendStateKey)
+	atCallG    *goroutine
+	cleanSeen  []cleanSeen // cleanAt's last answer by frame
+	steps      uint64      // steps of all goroutines, as of the last account
 
 	stopped atomic.Pointer[runtime.LimitError] // the host limit (wall clock, memory) that stopped the run
 	endMu   sync.Mutex                         // guards ended (overrun.go)
@@ -688,7 +692,11 @@ func caller(m *runtime.Machine, thread *starlark.Thread, b *starlark.Builtin) (*
 				again = true
 			}
 			if gr.run.perturbed {
+				if m.Tracking() {
+					gr.run.atCall, gr.run.atCallG = b, gr
+				}
 				gr.g.SafePoint()
+				gr.run.atCall = nil
 				again = true
 			}
 			if again {

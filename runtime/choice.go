@@ -124,6 +124,9 @@ func (m *Machine) chooserPreempt(gp *G) bool {
 	}
 	if m.tracker != nil {
 		m.tracker.Alternative(m.alternative(gp, pp))
+		if st, ok := m.tracker.(StateTracker); ok {
+			st.Preempting(gp)
+		}
 	}
 	return m.choose(ChoicePreempt, gp, 2) == 1
 }

@@ -68,6 +68,8 @@
 //   - perturb.go: Perturb, the schedules timing would produce (explore).
 //   - choice.go: the choice points a Chooser answers (schedlab check),
 //     and the footprints a Tracker records for its partial-order reduction.
+//   - statekey.go: engine objects' and timers' states written out
+//     (AppendStateKey, StateTracker), for schedlab check's stutter reduction.
 //   - event.go: Event, EventKind and Tracer: the event stream.
 //   - snapshot.go: Snapshot of the scheduler's state, and CheckInvariants.
 //   - coro.go: the task switch shared by Sched and the Machine.

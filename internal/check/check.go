@@ -151,6 +151,7 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 	var prefix Schedule
 	var marks []bool       // with DPOR: whether to try the switch at each point of the path
 	var sleepers []sleeper // with sleep sets: the next run's (sleep.go)
+	lastPoints := 0        // the last run's choice points: room for the next run's
 	heap := cfg.Program.SharedPlainState() != ""
 	sleeping := sleepSets(cfg, heap)
 	for {
@@ -163,7 +164,8 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 			return v, nil
 		default:
 		}
-		ch := &chooser{prefix: prefix}
+		room := lastPoints + lastPoints/8 // runs differ a little in length
+		ch := &chooser{prefix: prefix, points: make([]Point, 0, room)}
 		opts := cfg.Options
 		opts.Chooser = ch
 		var tr *tracker
@@ -171,7 +173,10 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 		if cfg.Reduction == DPOR || cfg.wrap != nil {
 			tr = newTracker(heap)
 			if sleeping {
-				tr.sleep(sleepers)
+				tr.sleep(sleepers, room)
+			}
+			if cfg.Reduction == DPOR && !heap {
+				tr.stutter(room)
 			}
 			opts.Chooser = &trackingChooser{ch, tr}
 			if cfg.wrap != nil {
@@ -190,6 +195,7 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 		}
 		v.Schedules++
 		run := &Run{Points: ch.points, Result: res}
+		lastPoints = len(run.Points)
 		stdout, stderr := job.Output()
 		run.Stdout, run.Stderr = append([]byte(nil), stdout...), append([]byte(nil), stderr...)
 		key := res.Key()
@@ -214,6 +220,7 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 			for i, m := range tr.marks(run.Points, cfg.Bound >= 0) {
 				marks[i] = marks[i] || m
 			}
+			tr.st.moveMarks(marks)
 		}
 		points := run.Points
 		if sleeping && tr.blocked >= 0 {
@@ -302,6 +309,7 @@ func (c *trackingChooser) Choose(kind runtime.ChoiceKind, g int64, n int) int {
 	a := c.chooser.Choose(kind, g, n)
 	c.chooser.points[len(c.chooser.points)-1].Alt = c.tracker.nextAlt
 	c.tracker.chose()
+	c.tracker.st.chose()
 	if a == 1 && kind != runtime.ChoiceSelect {
 		// The switch changes Go's run queues (sleep.go).
 		c.tracker.sleepTouch(runqKey{}, runtime.AccessWrite)

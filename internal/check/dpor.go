@@ -208,16 +208,27 @@ type tracker struct {
 	slept    int           // sleepers[:slept] have fallen asleep (and may have woken)
 	wokeAt   []int         // by sleeper: the choice points asked when it woke, -1 if it has not
 	blocked  int           // the choice points asked when a sleeper ran asleep; -1 if none did
+
+	st stretch // the stutter keys (stutter.go), kept only when st.on
 }
 
 func newTracker(heap bool) *tracker {
-	return &tracker{heap: heap, byG: map[int64]int32{}, objects: map[any]*object{}, ids: map[any]int32{}, cur: -1, lastSlot: -1, blocked: -1}
+	return &tracker{heap: heap, byG: map[int64]int32{}, objects: map[any]*object{}, ids: map[any]int32{}, cur: -1, lastSlot: -1, blocked: -1, st: stretch{next: -1}}
+}
+
+// stutter makes the tracker key the preempt points' states (stutter.go).
+func (t *tracker) stutter(room int) {
+	t.st.on = true
+	t.st.reps = make([]int32, 0, room)
+	t.st.wrote = map[any]bool{}
+	t.st.seen = map[string]int{}
 }
 
 // Running begins a transition of g (0: goroutine 0, begun at its first
 // access).
 func (t *tracker) Running(g int64) {
 	t.endSpan()
+	t.st.running(g)
 	t.g, t.cur = g, -1
 	if g != 0 {
 		t.begin()
@@ -293,8 +304,13 @@ func (t *tracker) chose() {
 // Alternative records who would run if the next point preempts.
 func (t *tracker) Alternative(g int64) { t.nextAlt = g }
 
+// Preempting keys the state at the preempt point about to be asked
+// (stutter.go).
+func (t *tracker) Preempting(gp *runtime.G) { t.st.key(gp, t.asked) }
+
 // Touch records an access of the transition in progress.
 func (t *tracker) Touch(obj any, a runtime.Access) {
+	t.st.touched(t.g, obj, a)
 	if t.cur < 0 {
 		t.begin()
 	}

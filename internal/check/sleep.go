@@ -134,9 +134,12 @@ func (t *tracker) sleeperAt(i int, g int64) (sleeper, bool) {
 }
 
 // sleep gives the run its sleepers, sorted by their points, and makes it
-// keep the log.
-func (t *tracker) sleep(s []sleeper) {
+// keep the log, with room for about that many choice points.
+func (t *tracker) sleep(s []sleeper, room int) {
 	t.sleeping = true
+	t.spans = make([][2]int32, 0, room)
+	t.known = make([]int32, 0, room)
+	t.log = make([]logged, 0, 4*room)
 	t.sleepers = s
 	t.wokeAt = make([]int, len(s))
 	for i := range t.wokeAt {
