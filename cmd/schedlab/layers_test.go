@@ -101,6 +101,7 @@ var layers = map[string]int{
 	"bench/faithfulness/netpoll/server":    layerCommands,
 	"bench/faithfulness/netpoll/summarize": layerCommands,
 	"bench/faithfulness/startup/dump":      layerCommands,
+	"bench/faithfulness/syscalltimes":      layerCommands,
 	"bench/faithfulness/timeslice":         layerCommands,
 	"bench/gcpacing":                       layerCommands,
 	"bench/gcpacing/alloc":                 layerCommands,
