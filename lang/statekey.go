@@ -148,21 +148,21 @@ func namesOnly(e syntax.Expr) bool {
 	case *syntax.ParenExpr:
 		return namesOnly(e.X)
 	case *syntax.TupleExpr:
-		for _, x := range e.List {
-			if !namesOnly(x) {
-				return false
-			}
-		}
-		return true
+		return allExprs(e.List, namesOnly)
 	case *syntax.ListExpr:
-		for _, x := range e.List {
-			if !namesOnly(x) {
-				return false
-			}
-		}
-		return true
+		return allExprs(e.List, namesOnly)
 	}
 	return false
+}
+
+// allExprs reports whether ok holds for every expression of list.
+func allExprs(list []syntax.Expr, ok func(syntax.Expr) bool) bool {
+	for _, x := range list {
+		if !ok(x) {
+			return false
+		}
+	}
+	return true
 }
 
 // simpleArgs reports whether every argument of call is simple.
@@ -211,12 +211,7 @@ func simpleExpr(e syntax.Expr) bool {
 	case *syntax.CondExpr:
 		return simpleExpr(e.Cond) && simpleExpr(e.True) && simpleExpr(e.False)
 	case *syntax.TupleExpr:
-		for _, x := range e.List {
-			if !simpleExpr(x) {
-				return false
-			}
-		}
-		return true
+		return allExprs(e.List, simpleExpr)
 	case *syntax.CallExpr:
 		d, ok := e.Fn.(*syntax.DotExpr)
 		return ok && pureMethods[d.Name.Name] && simpleExpr(d.X) && simpleArgs(e)

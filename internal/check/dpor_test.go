@@ -284,14 +284,7 @@ func soundness(t *testing.T) []string {
 		prog := compile(t, src)
 		for _, procs := range []int{1, 2} {
 			for _, bound := range []int{-1, 0, 1, 2, 3} {
-				var v [2]*Verdict
-				for i, red := range []Reduction{NoReduction, DPOR} {
-					var err error
-					v[i], err = Walk(Config{Program: prog, Options: lang.Options{Procs: procs, Costs: runtime.ZeroCosts()}, Bound: bound, MaxSchedules: 20000, Reduction: red}, nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-				}
+				v := walkBoth(t, prog, procs, bound)
 				naive, dpor := v[0], v[1]
 				var nk, dk []string
 				for _, c := range naive.Classes {
@@ -336,4 +329,20 @@ func TestDPORSoundCatchesABrokenDependence(t *testing.T) {
 		t.Fatal("the comparison finds nothing wrong with channels independent")
 	}
 	t.Logf("with channels independent:\n%s", strings.Join(diffs, "\n"))
+}
+
+// walkBoth walks prog at procs Ps up to bound (zero costs, at most 20,000
+// schedules) without reduction and with DPOR, and returns the two
+// verdicts in that order.
+func walkBoth(t *testing.T, prog *lang.Program, procs, bound int) [2]*Verdict {
+	t.Helper()
+	var v [2]*Verdict
+	for i, red := range []Reduction{NoReduction, DPOR} {
+		var err error
+		v[i], err = Walk(Config{Program: prog, Options: lang.Options{Procs: procs, Costs: runtime.ZeroCosts()}, Bound: bound, MaxSchedules: 20000, Reduction: red}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return v
 }

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"testing"
-
-	"github.com/schedlab/schedlab/lang"
-	"github.com/schedlab/schedlab/runtime"
 )
 
 // stutterPrograms poll a channel in a loop that never blocks, as
@@ -60,14 +57,7 @@ func stutterDiffs(t *testing.T) (diffs []string, naive1, dpor1 int) {
 		prog := compile(t, src)
 		for _, procs := range []int{1, 2} {
 			for _, bound := range []int{0, 1, 2} {
-				var v [2]*Verdict
-				for i, red := range []Reduction{NoReduction, DPOR} {
-					var err error
-					v[i], err = Walk(Config{Program: prog, Options: lang.Options{Procs: procs, Costs: runtime.ZeroCosts()}, Bound: bound, MaxSchedules: 20000, Reduction: red}, nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-				}
+				v := walkBoth(t, prog, procs, bound)
 				var keys [2][]string
 				for i := range v {
 					for _, c := range v[i].Classes {
