@@ -48,6 +48,10 @@
 //	                 gcDrain); charged only with Config.GCCycle = GCMark.
 //	                 Optional in a profile: one without it (all written
 //	                 before it) marks in no time
+//	gc_mark_roots_mib the same for the root jobs, the globals and the
+//	                 goroutines' stacks (markroot), which the mark takes
+//	                 first. Optional in a profile: one without it marks
+//	                 the roots at gc_mark_mib
 //	write            the kernel's part of the write(2) of one printed line
 //	                 to standard output (fmt.Println → os.(*File).Write →
 //	                 syscall.Write), charged only by G.WriteStdout, a system call
@@ -124,6 +128,7 @@ const (
 	CostGCMarkMiB                      // a mark worker's time to scan 1 MiB
 	CostWrite                          // the kernel's part of a write(2) of a printed line
 	CostStepPs                         // one step of a goroutine's code, in picoseconds
+	CostGCMarkRootsMiB                 // a mark worker's time to scan 1 MiB of globals and stacks
 	NumCosts                           // the number of costs
 )
 
@@ -131,13 +136,13 @@ var costNames = [NumCosts]string{
 	"step", "newproc", "switch", "gosched", "wakeup", "newm",
 	"syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass",
 	"runnext_sleep", "stall", "stall_every", "gc_sweep_term", "gc_mark_term",
-	"gc_mark_mib", "write", "step_ps",
+	"gc_mark_mib", "write", "step_ps", "gc_mark_roots_mib",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
 // added after profiles were first written, which such a profile has as 0.
 func optionalCost(k CostKind) bool {
-	return k == CostGCMarkMiB || k == CostWrite || k == CostStepPs
+	return k == CostGCMarkMiB || k == CostWrite || k == CostStepPs || k == CostGCMarkRootsMiB
 }
 
 // String returns the cost's name in the file format ("syscall_enter").

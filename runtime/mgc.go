@@ -141,6 +141,7 @@ type gcState struct {
 	// The concurrent mark (GCMark).
 	marking     bool     // the mark phase is on (gcBlackenEnabled != 0)
 	markLeft    int64    // units of scan work (bytes) no worker or assist has taken yet
+	rootsLeft   int64    // of markLeft, the root jobs' (globals and stacks), taken first
 	markDone    int64    // units of scan work done this cycle (heapScanWork + stackScanWork + globalsScanWork)
 	markBusy    int      // workers and assists in the middle of a chunk of mark work (work.nproc - work.nwait)
 	markHeap0   uint64   // heapLive when the mark began: bytes allocated since are allocated black
@@ -292,8 +293,8 @@ func (m *Machine) gcStart(g *G, forced bool) {
 	c.globalsScanWork = int64(c.globalsScan)
 	if m.cfg.GCCycle >= GCMark {
 		work := c.heapScanWork + c.stackScanWork + c.globalsScanWork
-		if d := int64(float64(work) * float64(m.costOf(CostGCMarkMiB)) / (1 << 20)); d > 0 {
-			m.gcMarkStart(g, work)
+		if d := m.gcMarkTime(c.globalsScanWork+c.stackScanWork, c.heapScanWork); d > 0 {
+			m.gcMarkStart(g, work, c.globalsScanWork+c.stackScanWork)
 			return
 		}
 	}
@@ -308,10 +309,11 @@ func (m *Machine) gcStart(g *G, forced bool) {
 // in the pool), starts the world, and asks for a worker (enlistWorker).
 // Mirrors the end of gcStart: gcBgMarkPrepare, setGCPhase(_GCmark),
 // gcController.startCycle's setMaxIdleMarkWorkers, startTheWorldWithSema.
-func (m *Machine) gcMarkStart(g *G, work int64) {
+func (m *Machine) gcMarkStart(g *G, work, roots int64) {
 	c := &m.gc.ctl
 	m.gc.marking = true
 	m.gc.markLeft = work
+	m.gc.rootsLeft = roots
 	m.gc.markDone = 0
 	m.gc.maxIdle = m.gomaxprocs - int32(c.dedicatedMarkWorkersNeeded) // setMaxIdleMarkWorkers
 	for _, pp := range m.allp[:m.gomaxprocs] {

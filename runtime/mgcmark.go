@@ -4,8 +4,13 @@
 // Under --gc-cycle=mark the mark is a quantity of scan work, one unit a
 // byte: the retained heap, every goroutine's stack and the globals, fixed
 // when the cycle starts (objects allocated during the mark are allocated
-// black and add none). A unit costs the profile's gc_mark_mib over 2^20
-// ns. markLeft is the work no one has taken yet; whoever takes some works
+// black and add none). The root jobs, the globals and the stacks, are
+// taken first, as gcDrain and gcDrainN drain markroot's jobs before the
+// heap; a unit of them costs the profile's gc_mark_roots_mib over 2^20
+// ns, a unit of the heap its gc_mark_mib (a profile without
+// gc_mark_roots_mib charges gc_mark_mib for both). The two differ as
+// their pointers do: the globals' pointer mask is sparse, where a
+// retained block of pointers is scanned word by word. markLeft is the work no one has taken yet; whoever takes some works
 // it off on its P and counts it done (markDone, the sum of Go's
 // heapScanWork, stackScanWork and globalsScanWork).
 //
@@ -72,13 +77,32 @@ package runtime
 // for other work (mgcmark.go's idleCheckThreshold).
 const gcIdleCheckThreshold = 100000
 
-// gcMarkNs returns the time units of scan work take on one P, at the
-// profile's gc_mark_mib; at least 1 ns when units > 0.
-func (m *Machine) gcMarkNs(units int64) int64 {
-	if units <= 0 {
+// gcMarkNs returns the time roots units of the root jobs' scan work
+// (globals and stacks) and heap units of the heap's take on one P: at
+// least 1 ns when there is any work (gcMarkTime).
+func (m *Machine) gcMarkNs(roots, heap int64) int64 {
+	if roots+heap <= 0 {
 		return 0
 	}
-	return max(int64(float64(units)*float64(m.costOf(CostGCMarkMiB))/(1<<20)), 1)
+	return max(m.gcMarkTime(roots, heap), 1)
+}
+
+// gcMarkTime is roots units at the profile's gc_mark_roots_mib and heap
+// units at its gc_mark_mib, in ns rounded down; a profile without
+// gc_mark_roots_mib marks the roots at gc_mark_mib too. It draws a rate
+// from the profile only for work there is.
+func (m *Machine) gcMarkTime(roots, heap int64) int64 {
+	if m.cfg.Costs == nil || m.cfg.Costs.Dists[CostGCMarkRootsMiB].IsZero() {
+		roots, heap = 0, roots+heap
+	}
+	var ns float64
+	if roots > 0 {
+		ns += float64(roots) * float64(m.costOf(CostGCMarkRootsMiB))
+	}
+	if heap > 0 {
+		ns += float64(heap) * float64(m.costOf(CostGCMarkMiB))
+	}
+	return int64(ns / (1 << 20))
 }
 
 // gcMarkChunk takes up to n units of the mark work no one has taken,
@@ -87,9 +111,11 @@ func (m *Machine) gcMarkNs(units int64) int64 {
 // (markBusy). A chunk of gcDrain and of gcDrainN.
 func (m *Machine) gcMarkChunk(g *G, n int64) int64 {
 	units := min(n, m.gc.markLeft, gcIdleCheckThreshold)
+	roots := min(units, m.gc.rootsLeft)
 	m.gc.markLeft -= units
+	m.gc.rootsLeft -= roots
 	m.gc.markBusy++
-	g.work(m.gcMarkNs(units))
+	g.work(m.gcMarkNs(roots, units-roots))
 	m.gc.markBusy--
 	m.gc.markDone += units
 	return units

@@ -468,3 +468,31 @@ func TestGCForcedCyclesCoalesce(t *testing.T) {
 		t.Errorf("cycles %d, forced %d, cycles ended when each GC returned %v; want 2, 2, [1 2 2 2]", s.Cycles, s.Forced, after)
 	}
 }
+
+// With gc_mark_roots_mib in the profile, the root jobs (globals and
+// stacks) are marked first and at their own rate: the dedicated worker's
+// mark of fourPsGC takes the heap at 1 ns a byte and the roots at a
+// quarter of that, and allocLoop's first assist, 64 KiB of work taken
+// from the roots, takes a quarter of 64 KiB ns.
+func TestGCMarkRootsFirstAtTheirRate(t *testing.T) {
+	costs := costsOf(CostGCSweepTerm, 10_000, CostGCMarkTerm, 10_000, CostGCMarkMiB, 1<<20, CostGCMarkRootsMiB, 1<<18)
+	run := func(procs int, main Func) []Event {
+		var evs []Event
+		cfg := Config{Procs: procs, GCCycle: GCMark, Costs: costs}
+		cfg.Tracer = TracerFunc(func(ev *Event) { evs = append(evs, *ev) })
+		m := NewMachine(cfg)
+		m.Start(main)
+		if res := *m.Run(); res.Outcome != Exited {
+			t.Fatalf("outcome %v: %v", res.Outcome, res.Err)
+		}
+		return evs
+	}
+	mark := int64(3<<20) + int64(globalsScanBytes+4*fixedStack)/4
+	if err := markWorkers(run(4, fourPsGC), 4, mark); err != nil {
+		t.Error(err)
+	}
+	first := firstEvent(t, run(1, allocLoop), EvGCAssistEnd, 1)
+	if want := int64(gcOverAssistWork / 4); first.Arg != want {
+		t.Errorf("the first assist marked for %dns, want %dns (64 KiB of roots at 4 bytes a ns)", first.Arg, want)
+	}
+}

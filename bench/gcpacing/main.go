@@ -86,6 +86,7 @@ type goRun struct {
 	traceGoals     []int     // each cycle's "G MB goal"
 	sweepTerm      []float64 // each cycle's sweep termination pause, ms (gctrace's first clock term)
 	markTerm       []float64 // and its mark termination pause (the third)
+	markCPU        []float64 // each cycle's mark CPU, ms: gctrace's assist, background and idle CPU terms
 	goals          []uint64  // each cycle's goal in bytes, from the summary
 	at             []uint64  // bytes allocated when each cycle was seen
 	allocs         int64     // short-lived objects allocated
@@ -134,6 +135,7 @@ type config struct {
 	only     []key // if not empty, the cells compared; else every cell of programs
 	total    int64 // bytes each run allocates after its live heap
 	jobs     int
+	costs    string // the twins' --costs, if not the default profile
 }
 
 func main() {
@@ -149,8 +151,10 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	models := fs.String("models", strings.Join(runtime.GCCycleNames(), ","), "the --gc-cycle `models` to run the twins under")
 	progs := fs.String("programs", "small,large,pointers", "the `programs` to compare")
 	total := fs.String("total", "2GiB", "the short-lived `bytes` of each run: the recorded 2GiB, or less for the same prefix of each run")
+	fs.StringVar(&cfg.costs, "costs", "", "run the twins under the costs profile `FILE` (schedlab's --costs) instead of the default")
 	fs.IntVar(&cfg.jobs, "jobs", goruntime.NumCPU(), "twins run at once")
 	check := fs.Bool("check", false, "exit 1 unless every cell is within 10%")
+	markRates := fs.Bool("markrates", false, "print only the mark CPU a MiB of scan work of the recorded `small` and `pointers` at GOMAXPROCS 1, the in-situ rates of the default profile's gc_mark_roots_mib and gc_mark_mib")
 	pauses := fs.Bool("pauses", false, "print only the recorded sweep and mark termination pauses (gctrace's first and third clock terms), by recording and GOMAXPROCS")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -184,6 +188,13 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	if *markRates {
+		if err := printMarkRates(stdout, cfg.recs); err != nil {
+			fmt.Fprintln(stderr, "gcpacing:", err)
+			return 1
+		}
+		return 0
+	}
 	if *pauses {
 		if err := printPauses(stdout, cfg.recs); err != nil {
 			fmt.Fprintln(stderr, "gcpacing:", err)
@@ -275,7 +286,7 @@ func compare(cfg config) ([]row, []string, error) {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			r := &rows[i]
-			r.twin = runTwin(filepath.Join(cfg.dir, r.program+".star"), srcs[r.program], r.key, r.model, cfg.total)
+			r.twin = runTwin(filepath.Join(cfg.dir, r.program+".star"), srcs[r.program], r.key, r.model, cfg.total, cfg.costs)
 		}()
 	}
 	wg.Wait()
@@ -336,7 +347,7 @@ func goalMismatches(r goRun) int {
 
 var (
 	runLine     = regexp.MustCompile(`^### program=(\S+) gogc=(\d+) gomaxprocs=(\d+) run=\d+ `)
-	gctraceLine = regexp.MustCompile(`^gc \d+ @\S+ \d+%: ([0-9.]+)\+[0-9.]+\+([0-9.]+) ms clock, .* (\d+)->(\d+)->(\d+) MB, (\d+) MB goal,`)
+	gctraceLine = regexp.MustCompile(`^gc \d+ @\S+ \d+%: ([0-9.]+)\+[0-9.]+\+([0-9.]+) ms clock, [0-9.]+\+([0-9.]+)/([0-9.]+)/([0-9.]+)\+[0-9.]+ ms cpu, (\d+)->(\d+)->(\d+) MB, (\d+) MB goal,`)
 	fieldRE     = regexp.MustCompile(`(\w+)=(\S+)`)
 )
 
@@ -379,12 +390,18 @@ func readRecording(name string) ([]goRun, error) {
 		r := &runs[len(runs)-1]
 		if m := gctraceLine.FindStringSubmatch(t); m != nil {
 			r.traceCycles++
-			g, _ := strconv.Atoi(m[6])
+			g, _ := strconv.Atoi(m[9])
 			r.traceGoals = append(r.traceGoals, g)
 			sweep, _ := strconv.ParseFloat(m[1], 64)
 			mark, _ := strconv.ParseFloat(m[2], 64)
 			r.sweepTerm = append(r.sweepTerm, sweep)
 			r.markTerm = append(r.markTerm, mark)
+			cpu := 0.0
+			for _, f := range m[3:6] {
+				v, _ := strconv.ParseFloat(f, 64)
+				cpu += v
+			}
+			r.markCPU = append(r.markCPU, cpu)
 			continue
 		}
 		if s, ok := strings.CutPrefix(t, "# summary "); ok {
@@ -452,12 +469,15 @@ var twinLine = regexp.MustCompile(`(?m)^cycles=(\d+) goals=(\S*) at=`)
 // model with total short-lived bytes, as `schedlab run --procs P --gogc G
 // --gc-cycle MODEL --param total=TOTAL script` would, and returns what it
 // printed.
-func runTwin(script string, src []byte, k key, model string, total int64) twinResult {
+func runTwin(script string, src []byte, k key, model string, total int64, costs string) twinResult {
 	args := []string{
 		"--procs=" + strconv.Itoa(k.procs),
 		"--gogc=" + strconv.Itoa(k.gogc),
 		"--gc-cycle=" + model,
 		"--param=total=" + strconv.FormatInt(total, 10),
+	}
+	if costs != "" {
+		args = append(args, "--costs="+costs)
 	}
 	fail := func(format string, a ...any) twinResult {
 		return twinResult{err: fmt.Errorf("%s %s: "+format, append([]any{script, strings.Join(args, " ")}, a...)...)}
@@ -571,6 +591,45 @@ func printPauses(w io.Writer, recs []string) error {
 				}
 				fmt.Fprintln(w)
 			}
+		}
+	}
+	return nil
+}
+
+// scanWork is the scan work of one cycle of each of alloc's programs, in
+// bytes, as GODEBUG=gcpacertrace=1 reports it for alloc (small: 54,832
+// bytes of heap, the runtime's own and the flag and metrics packages',
+// 2,720 of stacks, 158,442 of globals); pointers adds its 32 MiB of
+// blocks and the 12,288-byte slice that holds them.
+var scanWork = map[string]float64{
+	"small":    54832 + 2720 + 158442,
+	"pointers": 54832 + 2720 + 158442 + 32<<20 + 512*24,
+}
+
+// printMarkRates writes, for each recording, the median mark CPU of a
+// cycle (gctrace's assist, background and idle CPU) of small and pointers
+// at GOMAXPROCS 1, past each run's first 10 cycles (the live heap's
+// build-up), and that over the program's scan work a cycle, in ns a MiB:
+// what marking costs in situ. small's scan work is nearly all roots (the
+// globals), pointers' nearly all its retained blocks.
+func printMarkRates(w io.Writer, recs []string) error {
+	fmt.Fprintln(w, "| recording | program | cycles | mark CPU a cycle, p50 (µs) | scan work (bytes) | ns a MiB |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, name := range recs {
+		runs, err := readRecording(name)
+		if err != nil {
+			return err
+		}
+		for _, prog := range []string{"small", "pointers"} {
+			var cpu []float64
+			for _, r := range runs {
+				if r.program == prog && r.procs == 1 && len(r.markCPU) > 10 {
+					cpu = append(cpu, r.markCPU[10:]...)
+				}
+			}
+			slices.Sort(cpu)
+			p50 := quantile(cpu, 0.5)
+			fmt.Fprintf(w, "| %s | %s | %d | %.0f | %.0f | %.0f |\n", strings.TrimSuffix(filepath.Base(name), ".txt.gz"), prog, len(cpu), 1000*p50, scanWork[prog], p50*1e6*(1<<20)/scanWork[prog])
 		}
 	}
 	return nil
