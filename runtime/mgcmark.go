@@ -53,10 +53,12 @@
 // (gcAssistCycle), and one from an earlier cycle counts as 0. A G that
 // exits with credit leaves it to the background credit (gdestroy).
 //
-// What is left out: the CPU limiter, which stops assists when the GC has
-// used too much of the CPU (gcCPULimiter.limiting), and the span
-// granularity at which Go charges allocations (it charges each mcache
-// refill; here every allocation is charged). --gc-assist=off
+// While the CPU limiter is on (mgclimit.go, gcCPULimiter.limiting), no G
+// assists, and an assist under way stops at its next chunk. What is left
+// out: the span granularity at which Go charges allocations (it charges
+// each mcache refill; here every allocation is charged), and Go's root
+// jobs as lumps (a data or bss shard, or a stack, is scanned whole; here
+// an assist takes as many units of roots as it owes). --gc-assist=off
 // (Config.GCNoAssist) turns assists off, as CockroachDB's GODEBUG=gcnoassist
 // does: the workers do all the mark work, and the heap may overshoot its
 // goal.
