@@ -63,7 +63,8 @@
 //     that is the goroutines' stacks alone: no span, no fragmentation, no
 //     metadata and no scavenger are modelled, so heapFree is 0.
 //   - The time a cycle takes depends on --gc-cycle (mgc.go). Under
-//     instant, the default, and stw (the two pauses only), a cycle
+//     instant (lang.Options' zero value; the command line's default
+//     is mark) and stw (the two pauses only), a cycle
 //     marks at once exactly the retained heap: endCycle sees no
 //     allocation during the cycle and leaves the cons/mark estimate at
 //     0, as Go does for a cycle that short, so the runway is 0 and the

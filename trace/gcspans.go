@@ -22,7 +22,7 @@
 // at the time of the last event, like the run spans (spans.go).
 //
 // Only runs with --gc-cycle=stw or mark have these events: under the
-// default instant model a cycle takes no time and emits none, and the
+// instant model a cycle takes no time and emits none, and the
 // timeline of a run without them is the same, byte for byte, as before
 // the collector had a view.
 

@@ -115,7 +115,7 @@ Flags:
   --memlimit SIZE|off
                     the soft memory limit at start, GOMEMLIMIT (default off)
   --gc-cycle instant|stw|mark
-                    how much of a GC cycle the world models (default instant;
+                    how much of a GC cycle the world models (default mark;
                     docs/runtime.md)
   --gc-assist on|off
                     with --gc-cycle=mark, goroutines that allocate pay mark

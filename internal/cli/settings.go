@@ -165,7 +165,7 @@ func NewSettings() *Settings {
 		Print:       "free",
 		GOGC:        runtime.DefaultGOGC,
 		MemLimit:    runtime.NoMemoryLimit,
-		GCCycle:     "instant",
+		GCCycle:     "mark",
 		GCAssist:    true,
 		set:         map[string]bool{},
 	}
@@ -185,7 +185,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(&intRange{&s.CPUs, 0, MaxProcs}, "cpus", "run on a machine of `N` CPUs, from 1 to "+strconv.Itoa(MaxProcs)+" (0, the default: every thread has a CPU of its own): threads beyond N take turns, the OS taking a CPU from a thread that has run its time slice while others wait; without --procs, GOMAXPROCS is then N, as in Go (see docs/runtime.md)")
 	fs.Var((*gogcFlag)(&s.GOGC), "gogc", "the garbage collector's GOGC `PERCENT` at start, or off (-1): the heap may grow by that percent of the live heap, stacks and globals before a cycle (debug.SetGCPercent; default 100; see docs/runtime.md)")
 	fs.Var((*memLimitFlag)(&s.MemLimit), "memlimit", "the soft memory limit `SIZE` at start, such as 64MiB, or off: GOMEMLIMIT, the heap goal stays under it less the stacks and 3% (debug.SetMemoryLimit; default off)")
-	fs.Var(&choice{&s.GCCycle, runtime.GCCycleNames()}, "gc-cycle", "how much of a GC cycle to model (`instant|stw|mark`): instant, a cycle that takes no time and changes no schedule; stw, its sweep termination and mark termination stop the world for their pauses from the costs profile; mark, and between them mark workers take Ps for the mark work, dedicated, fractional or idle (see docs/runtime.md)")
+	fs.Var(&choice{&s.GCCycle, runtime.GCCycleNames()}, "gc-cycle", "how much of a GC cycle to model (`instant|stw|mark`): instant, a cycle that takes no time and changes no schedule; stw, its sweep termination and mark termination stop the world for their pauses from the costs profile; mark, the default, and between them mark workers take Ps for the mark work, dedicated, fractional or idle (see docs/runtime.md)")
 	fs.Var((*onOff)(&s.GCAssist), "gc-assist", "make goroutines that allocate during a --gc-cycle=mark mark pay for it with mark assists: `on|off` (off: the mark workers do all the mark work and the heap may overshoot its goal, as CockroachDB's GODEBUG=gcnoassist; see docs/runtime.md)")
 	fs.Var(&choice{&s.Print, []string{"free", "syscall"}}, "print", "what a printed line costs (`free|syscall`): free takes no time and is no scheduling point; syscall makes each call of print, println and printf the write(2) it is in Go, a system call lasting the profile's write cost (see docs/runtime.md)")
 	fs.Var(&s.Params, "param", "set the script's parameter `NAME=VALUE`, which param(NAME, default) returns, converted to the default's type (repeat the flag for several)")
@@ -253,7 +253,7 @@ func (s *Settings) Header() trace.Header {
 	if s.MemLimit != runtime.NoMemoryLimit {
 		kv = append(kv, trace.KV{Key: "memlimit", Value: (*memLimitFlag)(&s.MemLimit).String()})
 	}
-	if s.GCCycle != "instant" {
+	if s.GCCycle != "mark" {
 		kv = append(kv, trace.KV{Key: "gc-cycle", Value: s.GCCycle})
 	}
 	if !s.GCAssist {
