@@ -66,6 +66,7 @@ func (m *Machine) initCosts() {
 		m.cost[k] = c.Dists[k].Median()
 	}
 	m.stepPs = !c.Dists[CostStepPs].IsZero()
+	m.hasMalg = !c.Dists[CostMalg].IsZero()
 	m.stepCosts = m.stepPs || !c.Dists[CostStep].IsZero()
 	m.sampleCosts = m.cfg.Perturb.SampleCosts && !c.IsZero()
 }

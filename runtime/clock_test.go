@@ -55,6 +55,46 @@ func TestNewprocCost(t *testing.T) {
 	}
 }
 
+// malg: a go statement that finds no dead G to reuse (gfget) makes a new one
+// and pays malg; one that reuses a G pays newproc. Two children, then,
+// once they have exited and gone to G1's P's free list, two more: the
+// first two pay malg, the other two newproc.
+func TestMalgCostForNewGsOnly(t *testing.T) {
+	evs := events(t, Config{Procs: 1, Costs: costsOf(CostNewproc, 300, CostMalg, 5000)}, func(g *G, log func(string, ...any)) error {
+		for range 2 {
+			g.Go(func(*G) error { return nil }, "child")
+		}
+		g.Gosched() // both children run and exit: two dead Gs on P0
+		for range 2 {
+			g.Go(func(*G) error { return nil }, "child")
+		}
+		return nil
+	})
+	var creates []int64
+	for _, ev := range evs {
+		if ev.Kind == EvGoCreate {
+			creates = append(creates, ev.Time)
+		}
+	}
+	if len(creates) != 4 {
+		t.Fatalf("%d GoCreate events, want 4", len(creates))
+	}
+	if creates[0] != 5000 || creates[1] != 10000 {
+		t.Errorf("the first two spawns created at %v, want 5000 and 10000 (malg each)", creates[:2])
+	}
+	if d := creates[3] - creates[2]; d != 300 {
+		t.Errorf("the fourth spawn %dns after the third, want 300 (newproc: a reused G)", d)
+	}
+	// Without malg in the profile every spawn pays newproc.
+	evs = events(t, Config{Procs: 1, Costs: costsOf(CostNewproc, 300)}, func(g *G, log func(string, ...any)) error {
+		g.Go(func(*G) error { return nil }, "child")
+		return nil
+	})
+	if ev := firstEvent(t, evs, EvGoCreate, 0); ev.Time != 300 {
+		t.Errorf("without malg, a new G created at %d, want 300 (newproc)", ev.Time)
+	}
+}
+
 // park_m/goexit0 → schedule → execute: after a G blocks or exits, the next G
 // starts a switch cost later; after Gosched (goschedImpl), a gosched cost
 // later.

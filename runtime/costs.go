@@ -58,6 +58,11 @@
 //	                 of that length (--print=syscall). Optional in
 //	                 a profile: one without it writes in no time, but still
 //	                 enters and leaves the system call
+//	malg             G.Go in place of newproc when no dead G is free to
+//	                 reuse (gfget finds none, so newproc1 calls malg: a new
+//	                 g and a new stack, memory a young process touches for
+//	                 the first time). Optional in a profile: one without it
+//	                 charges newproc for every G
 //	step_ps          a step of the goroutine's code in picoseconds: what
 //	                 step says rounded up to a whole ns, kept whole.
 //	                 Optional in a profile; one that has it charges it
@@ -129,6 +134,7 @@ const (
 	CostWrite                          // the kernel's part of a write(2) of a printed line
 	CostStepPs                         // one step of a goroutine's code, in picoseconds
 	CostGCMarkRootsMiB                 // a mark worker's time to scan 1 MiB of globals and stacks
+	CostMalg                           // newproc when it makes a new G (malg), none being free
 	NumCosts                           // the number of costs
 )
 
@@ -136,13 +142,13 @@ var costNames = [NumCosts]string{
 	"step", "newproc", "switch", "gosched", "wakeup", "newm",
 	"syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass",
 	"runnext_sleep", "stall", "stall_every", "gc_sweep_term", "gc_mark_term",
-	"gc_mark_mib", "write", "step_ps", "gc_mark_roots_mib",
+	"gc_mark_mib", "write", "step_ps", "gc_mark_roots_mib", "malg",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
 // added after profiles were first written, which such a profile has as 0.
 func optionalCost(k CostKind) bool {
-	return k == CostGCMarkMiB || k == CostWrite || k == CostStepPs || k == CostGCMarkRootsMiB
+	return k == CostGCMarkMiB || k == CostWrite || k == CostStepPs || k == CostGCMarkRootsMiB || k == CostMalg
 }
 
 // String returns the cost's name in the file format ("syscall_enter").

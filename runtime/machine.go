@@ -261,6 +261,7 @@ type Machine struct {
 	sampleCosts bool            // draw each cost from its distribution (Perturb.SampleCosts)
 	stepCosts   bool            // a step of code takes time: the step cost is not all zero
 	stepPs      bool            // the step is charged in picoseconds (the profile has step_ps)
+	hasMalg     bool            // a new G costs malg, not newproc (the profile has malg)
 	quantum     uint64          // cfg.Quantum, or DefaultQuantum
 	sliceSteps  uint64          // cfg.SliceSteps, or DefaultSliceSteps
 	wedgeSteps  uint64          // cfg.WedgeSteps, or DefaultWedgeSteps

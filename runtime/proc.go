@@ -840,6 +840,17 @@ func (m *Machine) gfget(pp *P) *G {
 	return pp.gFree.pop()
 }
 
+// newprocCost is the cost a go statement on pp pays before its G is
+// queued: malg when the profile has it and gfget would find no dead G
+// (pp's free list and the global one empty), so that newproc1 must
+// allocate a G and its stack; newproc otherwise.
+func (m *Machine) newprocCost(pp *P) CostKind {
+	if m.hasMalg && pp.gFree.empty() && m.gFree.empty() {
+		return CostMalg
+	}
+	return CostNewproc
+}
+
 // newproc1 makes a G to run fn, reusing a dead one if pp has any, with a
 // fresh goid from pp's goidcache. The G is _Grunnable and on no queue. A
 // fresh G goes _Gidle → _Gdead (allgadd) → _Grunnable, a reused one

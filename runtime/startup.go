@@ -131,7 +131,7 @@ func parkSystem(reason string) Func {
 // runtime.main. Mirrors newproc.
 func (g *G) goSystem(name string, fn Func) {
 	m := g.m
-	g.spendCost(CostNewproc)
+	g.spendCost(m.newprocCost(g.mp.p))
 	pp := g.mp.p
 	newg := m.newproc1(fn, g, pp, name)
 	m.newprocput(pp, g.mp, g, newg, name)

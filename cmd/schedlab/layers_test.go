@@ -102,6 +102,7 @@ var layers = map[string]int{
 	"bench/faithfulness/netpoll/summarize": layerCommands,
 	"bench/faithfulness/startup/dump":      layerCommands,
 	"bench/faithfulness/syscalltimes":      layerCommands,
+	"bench/faithfulness/spawntimes":        layerCommands,
 	"bench/faithfulness/timeslice":         layerCommands,
 	"bench/gcpacing":                       layerCommands,
 	"bench/gcpacing/alloc":                 layerCommands,
