@@ -79,10 +79,12 @@ func RunViews(filename string, src []byte, args []string, want Want, stdout, std
 	opts := s.Options(o, e)
 	h := s.Header()
 	var text flushTracer
+	var textTrace *trace.Text
 	if s.TraceFormat == "json" {
 		text = trace.NewJSON(&tr, h)
 	} else {
-		text = trace.NewText(&tr, h)
+		textTrace = trace.NewText(&tr, h)
+		text = textTrace
 	}
 	count := &eventCounter{}
 	tracers := []runtime.Tracer{text, count}
@@ -102,6 +104,9 @@ func RunViews(filename string, src []byte, args []string, want Want, stdout, std
 	if s.GCTrace {
 		addGCTrace(&opts) // its lines are stderr's, as schedlab run prints them
 	}
+	if textTrace != nil {
+		s.foldStartup(textTrace, &opts) // after the OnStart above, which does not chain
+	}
 	opts.Tracer = runtime.MultiTracer(tracers...)
 	opts.Warnings = opts.Stderr // as schedlab run says them
 	// Prints go to stdout and, as events, to the trace: both views.
@@ -110,7 +115,11 @@ func RunViews(filename string, src []byte, args []string, want Want, stdout, std
 	if res := lang.RunFile(filename, src, opts); res != nil {
 		v.Code = res.ExitCode
 	}
-	text.Flush()
+	if textTrace != nil {
+		textTrace.Close() // with the start-up it still holds, if main.main never began
+	} else {
+		text.Flush()
+	}
 	if page != nil {
 		page.Close()
 	}
