@@ -18,8 +18,9 @@
 //
 // What of the run the text holds is its mode (Mode): the full trace, as
 // above (trace, the default); the trace without its time column
-// and the fields that hold times (events), which a change of the costs
-// that moves no event leaves alone;
+// and the fields that hold times, the time in a folded start-up's line
+// included (events), which a change of the costs that moves no event
+// leaves alone;
 // or the program's output only, as `schedlab run script.star` prints it
 // (output), which a new costs profile leaves alone. A script chooses its
 // own with a directive, `# schedlab test: -mode=output`; `schedlab test
@@ -217,9 +218,18 @@ func output(h cli.Host, script string, mode Mode) []byte {
 	dir := []byte(filepath.Dir(abs) + string(filepath.Separator))
 	out := bytes.ReplaceAll(stdout.Bytes(), dir, nil)
 	if mode == ModeEvents {
-		out = timeField.ReplaceAll(timeColumn.ReplaceAll(out, nil), nil)
+		out = dropTimes(out)
 	}
 	return Format(out, bytes.ReplaceAll(stderr.Bytes(), dir, nil), code)
+}
+
+// dropTimes returns a text trace without its times, as the events mode
+// compares it: the time column, the fields that hold a time, and the time
+// at which main.main began in a folded start-up's line.
+func dropTimes(out []byte) []byte {
+	out = timeColumn.ReplaceAll(out, nil)
+	out = timeField.ReplaceAll(out, nil)
+	return startupTime.ReplaceAll(out, []byte("$1"))
 }
 
 // timeColumn is the time that opens every event line of a text trace
@@ -230,6 +240,11 @@ var timeColumn = regexp.MustCompile(`(?m)^ *[0-9]+\.[0-9]{3}µs `)
 // (until=, when=, ...: a time is written in µs with three decimals, a
 // duration as Go writes it), with the blank before it.
 var timeField = regexp.MustCompile(` [a-z_]+=[0-9]+\.[0-9]{3}µs\b`)
+
+// startupTime is the time in the line that stands for runtime.main's
+// folded start-up (docs/trace-format.md, "The start-up, folded"), with
+// the " at" before it: "... called main.main at 184.459µs on P1 M0".
+var startupTime = regexp.MustCompile(`(?m)^(# start-up: .* main\.main) at [0-9]+\.[0-9]{3}µs\b`)
 
 // Format returns the golden text of a run that wrote stdout and stderr and
 // exited with code.

@@ -267,7 +267,7 @@ func runCommand(t *testing.T, bin, script string, mode Mode, env ...string) []by
 	}
 	out := stdout.Bytes()
 	if mode == ModeEvents {
-		out = timeField.ReplaceAll(timeColumn.ReplaceAll(out, nil), nil)
+		out = dropTimes(out)
 	}
 	return Format(out, stderr.Bytes(), code)
 }

@@ -255,7 +255,8 @@ type Machine struct {
 	safePoints int64
 	tracker    Tracker // cfg.Chooser's footprint recorder, or nil (choice.go)
 
-	onAdvance func(next int64) // called before the clock moves
+	onAdvance func(next int64)            // called before the clock moves
+	onMain    func(now int64, p, m int32) // called when runtime.main calls main.main (OnMain, startup.go)
 
 	cost        [NumCosts]int64 // the median of each cost of cfg.Costs
 	sampleCosts bool            // draw each cost from its distribution (Perturb.SampleCosts)

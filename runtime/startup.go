@@ -95,9 +95,22 @@ func runtimeMain(main Func) Func {
 		g.goSystem(sysFinalizers, parkSystem("finalizer wait"))
 		g.initWork(packageInitAfter)
 		g.unlockOSThread()
+		// fn := main_main; fn()
+		if f := g.m.onMain; f != nil {
+			f(g.m.now, g.mp.p.id, g.mp.id)
+		}
 		return main(g)
 	}
 }
+
+// OnMain sets a function called when runtime.main calls main.main (proc.go's
+// main: "fn := main_main; fn()"), with the time and the ids of the P and
+// M that G1 runs on: after the last event of the start-up and before the
+// first of the program's main. It is called only under
+// Config.RuntimeMain, once; a bare run has no start-up and no call. The
+// text trace folds the start-up with it (trace.Text.FoldStartup). nil
+// stops the call.
+func (m *Machine) OnMain(f func(now int64, p, m int32)) { m.onMain = f }
 
 // gcenable starts the background sweeper and scavenger and waits until
 // each has sent on c that it runs. Mirrors gcenable.

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -138,6 +139,52 @@ func TestStartupBare(t *testing.T) {
 	m.Close()
 	if id != 2 || len(m.allm) != 2 {
 		t.Errorf("bare start: first goroutine G%d with %d Ms, want G2 with 2 (M0 and the one wakep started)", id, len(m.allm))
+	}
+}
+
+// TestOnMain: under RuntimeMain the OnMain function is called once, when
+// runtime.main calls main.main: after the start-up's last event (the
+// spawn of runFinalizers, then the inits after it), before main's first,
+// with the time and main's P and M; a bare run never calls it.
+func TestOnMain(t *testing.T) {
+	for _, runtimeMain := range []bool{true, false} {
+		var log []string
+		tr := TracerFunc(func(ev *Event) {
+			log = append(log, fmt.Sprintf("%d G%d %v %s", ev.Time, ev.G, ev.Kind, ev.Reason))
+		})
+		m := NewMachine(Config{Procs: 2, Costs: DefaultCosts(), RuntimeMain: runtimeMain, Tracer: tr})
+		m.OnMain(func(now int64, p, mid int32) {
+			log = append(log, fmt.Sprintf("main.main at %d on P%d M%d", now, p, mid))
+		})
+		var atMain string
+		m.Start(func(g *G) error {
+			atMain = fmt.Sprintf("main.main at %d on P%d M%d", m.now, g.P(), g.mp.id)
+			g.Go(func(*G) error { return nil }, "f")
+			return nil
+		})
+		if r := m.Run(); r.Outcome != Exited {
+			t.Fatalf("outcome %v: %v", r.Outcome, r.Err)
+		}
+		m.Close()
+		calls := 0
+		for i, line := range log {
+			if !strings.HasPrefix(line, "main.main") {
+				continue
+			}
+			calls++
+			if line != atMain {
+				t.Errorf("OnMain: %q, want %q", line, atMain)
+			}
+			if i == 0 || !strings.HasSuffix(log[i-1], "GoCreate "+sysFinalizers) {
+				t.Errorf("OnMain came after %q, want after the spawn of %s", log[max(i-1, 0)], sysFinalizers)
+			}
+			if i+1 >= len(log) || !strings.HasSuffix(log[i+1], "G1 GoCreate f") {
+				t.Errorf("OnMain came before %q, want before main's spawn of f", log[min(i+1, len(log)-1)])
+			}
+		}
+		if want := map[bool]int{true: 1, false: 0}[runtimeMain]; calls != want {
+			t.Errorf("RuntimeMain=%v: OnMain called %d times, want %d", runtimeMain, calls, want)
+		}
 	}
 }
 

@@ -7,7 +7,8 @@
 //
 //   - text.go: the human trace, one line per event in fixed columns
 //     (virtual time, P, M, G, event, details), interleaved with the
-//     program's own output. This is what `schedlab run --trace` prints and
+//     program's own output, with runtime.main's start-up folded into one
+//     line (FoldStartup). This is what `schedlab run --trace` prints and
 //     what golden files lock.
 //   - json.go: JSON lines, one object per event, lossless, for jq and
 //     scripts.

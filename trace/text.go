@@ -42,6 +42,18 @@
 // gives back exactly what the program printed. Which goroutine printed
 // when is in the JSON trace, and in the events around the line.
 //
+// A run that starts as Go does (--startup=go) begins with runtime.main's
+// start-up, some 35 events of the runtime's own before main.main's first
+// statement. With FoldStartup the writer holds them and, when main.main
+// begins (Machine.OnMain calls MainStart), writes one comment line in
+// their place, how many there were, the goroutines runtime.main spawned
+// and where main.main begins:
+//
+//	# start-up: 34 events folded (--trace-startup shows them); runtime.main spawned G2 G3 G4 G17 G18 and called main.main at 184.459µs on P1 M0
+//
+// Every event after it is written as usual, the runtime goroutines' own
+// included.
+//
 // The writer appends each line into bufio.Writer's own free space
 // (AvailableBuffer) with strconv-style appenders, so writing an event
 // neither allocates nor copies through an intermediate buffer.
@@ -69,7 +81,16 @@ const (
 // and docs/trace-format.md for the format). It implements runtime.Tracer.
 // Output is buffered: call Flush when the run ends.
 type Text struct {
-	w *bufio.Writer
+	w    *bufio.Writer
+	fold *startupFold // the start-up being folded, until main.main begins; nil when not folding
+}
+
+// A startupFold holds the text of runtime.main's start-up while it is
+// folded (Text.FoldStartup).
+type startupFold struct {
+	lines   []byte // the events' lines, written as they are if main.main never begins
+	events  int    // how many events, prints not counted
+	spawned []byte // the goroutines created, " G2 G3", in order
 }
 
 var _ runtime.Tracer = (*Text)(nil)
@@ -84,6 +105,16 @@ func NewText(w io.Writer, h Header) *Text {
 
 // Event writes one event. Errors are remembered and returned by Flush.
 func (t *Text) Event(ev *runtime.Event) {
+	if f := t.fold; f != nil {
+		f.lines = AppendText(f.lines, ev)
+		if ev.Kind != runtime.EvPrint {
+			f.events++
+		}
+		if ev.Kind == runtime.EvGoCreate {
+			f.spawned = appendID(append(f.spawned, ' '), 'G', ev.G2, ev.G2 == 0)
+		}
+		return
+	}
 	if t.w.Available() < 256 {
 		t.w.Flush() // make room, so that the line is built in place
 	}
@@ -91,8 +122,67 @@ func (t *Text) Event(ev *runtime.Event) {
 }
 
 // Flush writes any buffered data to the underlying writer and returns the
-// first error met by any write so far.
+// first error met by any write so far. Start-up events held by
+// FoldStartup stay held.
 func (t *Text) Flush() error {
+	return t.w.Flush()
+}
+
+// FoldStartup makes t fold runtime.main's start-up: the events before
+// main.main's first statement are held, not written, and MainStart
+// replaces them with one comment line:
+//
+//	# start-up: 34 events folded (--trace-startup shows them); runtime.main spawned G2 G3 G4 G17 G18 and called main.main at 184.459µs on P1 M0
+//
+// Call it before the first event, for a run with a start-up
+// (runtime.Config.RuntimeMain) whose Machine.OnMain calls MainStart. If
+// main.main never begins (a limit stopped the start-up), Close writes the
+// held events as they are.
+func (t *Text) FoldStartup() {
+	t.fold = &startupFold{}
+}
+
+// MainStart is runtime.main calling main.main at virtual time now on P p
+// and M m (Machine.OnMain). If t folds the start-up, it writes the comment
+// line in place of the held events, and every later event is written as
+// usual; otherwise it does nothing.
+func (t *Text) MainStart(now int64, p, m int32) {
+	f := t.fold
+	if f == nil {
+		return
+	}
+	t.fold = nil
+	b := append(t.w.AvailableBuffer(), "# start-up: "...)
+	b = strconv.AppendInt(b, int64(f.events), 10)
+	if f.events == 1 {
+		b = append(b, " event folded"...)
+	} else {
+		b = append(b, " events folded"...)
+	}
+	b = append(b, " (--trace-startup shows them); runtime.main"...)
+	if len(f.spawned) > 0 {
+		b = append(b, " spawned"...)
+		b = append(b, f.spawned...)
+		b = append(b, " and"...)
+	}
+	b = append(b, " called main.main at "...)
+	b = appendMicros(b, now)
+	b = append(b, "µs on "...)
+	b = appendID(b, 'P', int64(p), p < 0)
+	b = append(b, ' ')
+	b = appendID(b, 'M', int64(m), m < 0)
+	b = append(b, '\n')
+	t.w.Write(b)
+}
+
+// Close ends the trace: it writes the start-up events still held, if
+// main.main never began, then flushes. It returns the first error met by
+// any write.
+func (t *Text) Close() error {
+	if f := t.fold; f != nil {
+		t.fold = nil
+		t.w.Write(f.lines)
+	}
 	return t.w.Flush()
 }
 

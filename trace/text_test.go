@@ -237,3 +237,65 @@ func BenchmarkText(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
+
+// TestTextFoldStartup: with FoldStartup the events before MainStart are
+// replaced by one comment line, and those after it are written as usual;
+// a Flush in between (a line on stderr) writes none of the held ones.
+// Without MainStart, Close writes them all as they are; without
+// FoldStartup, MainStart changes nothing.
+func TestTextFoldStartup(t *testing.T) {
+	evs := scenario()
+	const k = 9 // the start-up: up to P1's steal of G2, with G1's two spawns
+	var whole bytes.Buffer
+	tw := NewText(&whole, testHeader)
+	run(tw, evs)
+	tw.Flush()
+	header, _, _ := strings.Cut(whole.String(), "\n")
+	var rest []byte
+	for i := k; i < len(evs); i++ {
+		rest = AppendText(rest, &evs[i])
+	}
+
+	var folded bytes.Buffer
+	tw = NewText(&folded, testHeader)
+	tw.FoldStartup()
+	run(tw, evs[:k])
+	tw.Flush()
+	if got := folded.String(); got != header+"\n" {
+		t.Errorf("a Flush during the start-up wrote %q, want only the header", got)
+	}
+	tw.MainStart(2000, 0, 0)
+	run(tw, evs[k:])
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := header + "\n" +
+		"# start-up: 9 events folded (--trace-startup shows them); runtime.main spawned G2 G3 and called main.main at 2.000µs on P0 M0\n" +
+		string(rest)
+	if got := folded.String(); got != want {
+		t.Errorf("folded trace:\n%s\nwant\n%s", got, want)
+	}
+
+	// main.main never began: nothing is hidden.
+	var cut bytes.Buffer
+	tw = NewText(&cut, testHeader)
+	tw.FoldStartup()
+	run(tw, evs)
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if cut.String() != whole.String() {
+		t.Errorf("a start-up that never reached main.main was written as\n%s\nwant every event:\n%s", cut.String(), whole.String())
+	}
+
+	// Not folding: MainStart writes nothing.
+	var plain bytes.Buffer
+	tw = NewText(&plain, testHeader)
+	run(tw, evs[:k])
+	tw.MainStart(2000, 0, 0)
+	run(tw, evs[k:])
+	tw.Close()
+	if plain.String() != whole.String() {
+		t.Errorf("MainStart without FoldStartup changed the trace:\n%s", plain.String())
+	}
+}

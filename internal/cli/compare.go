@@ -59,7 +59,7 @@ or loaded, 2 for a bad flag or variant.`
 
 // compareViewFlags are the run flags that show a run rather than change
 // it; compare prints only its table.
-var compareViewFlags = []string{"trace", "trace-format", "trace-states", "chrome-trace", "timeline", "go-trace", "schedtrace", "scheddetail", "gctrace", "alive", "check-determinism"}
+var compareViewFlags = []string{"trace", "trace-format", "trace-states", "trace-startup", "chrome-trace", "timeline", "go-trace", "schedtrace", "scheddetail", "gctrace", "alive", "check-determinism"}
 
 // Compare is `schedlab compare`: args are the arguments after "compare".
 func Compare(args []string, stdout, stderr io.Writer) int {

@@ -46,7 +46,10 @@ the script's name. Flags are written -flag or --flag, and -flag=value or
 --trace-format=json makes --trace write JSON lines instead, one object per
 event, the program's output included. --trace-states adds a GoStatus
 event for every change of a goroutine's status (casgstatus), such as
-_Grunning→_Gwaiting, to every view of the trace. --chrome-trace, --timeline and
+_Grunning→_Gwaiting, to every view of the trace. Under --startup=go the
+text trace folds runtime.main's start-up, the events before main.main's
+first statement, into one line (# start-up: N events folded ...);
+--trace-startup prints them instead. --chrome-trace, --timeline and
 --go-trace also write the run to a file, as a Chrome trace (for Perfetto
 or chrome://tracing), as a self-contained HTML page, or as a Go execution
 trace in Go 1.26's format, which go tool trace opens (go tool trace
@@ -260,13 +263,18 @@ func runScript(host Host, filename string, src []byte, s *Settings, stdout, stde
 		defer stop()
 		opts.Cancel = cancel
 	}
+	var text *trace.Text
 	if s.Trace {
-		var w sink
+		var w interface {
+			sink
+			Flush() error
+		}
 		switch s.TraceFormat {
 		case "json":
 			w = flusher{trace.NewJSON(stdout, h)}
 		default:
-			w = flusher{trace.NewText(stdout, h)}
+			text = trace.NewText(stdout, h)
+			w = textSink{text}
 		}
 		sinks = append(sinks, w)
 		opts.PrintsInTrace = true
@@ -320,6 +328,10 @@ func runScript(host Host, filename string, src []byte, s *Settings, stdout, stde
 			}
 			machine = m
 		}
+	}
+
+	if text != nil {
+		s.foldStartup(text, &opts)
 	}
 
 	tracers := make([]runtime.Tracer, len(sinks))
@@ -438,6 +450,31 @@ type flusher struct{ flushTracer }
 
 func (f flusher) finish() error { return f.Flush() }
 
+// textSink is the sink of the text trace: Close writes the start-up
+// events it still holds, if main.main never began (trace.Text.FoldStartup).
+type textSink struct{ *trace.Text }
+
+func (t textSink) finish() error { return t.Close() }
+
+// foldStartup makes tw, the text trace of a run with settings s, fold
+// runtime.main's start-up into one line, under --startup=go without
+// --trace-startup: the Machine tells tw when main.main begins
+// (runtime.Machine.OnMain). It chains opts.OnStart, so it must come after
+// any setting of it that does not.
+func (s *Settings) foldStartup(tw *trace.Text, opts *lang.Options) {
+	if s.Startup != "go" || s.TraceStartup {
+		return
+	}
+	tw.FoldStartup()
+	onStart := opts.OnStart
+	opts.OnStart = func(m *runtime.Machine) {
+		if onStart != nil {
+			onStart(m)
+		}
+		m.OnMain(tw.MainStart)
+	}
+}
+
 // A closer is a trace writer that needs a Close (Chrome, timeline).
 type closer interface {
 	runtime.Tracer
@@ -463,12 +500,12 @@ func (s fileSink) finish() error {
 // flushFirst is a writer that finishes writing a buffered trace before
 // each write.
 type flushFirst struct {
-	t sink
+	t interface{ Flush() error }
 	w io.Writer
 }
 
 func (f flushFirst) Write(p []byte) (int, error) {
-	f.t.finish() // an error is remembered by the writer and reported at the end
+	f.t.Flush() // an error is remembered by the writer and reported at the end
 	return f.w.Write(p)
 }
 

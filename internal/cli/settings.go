@@ -130,16 +130,17 @@ type Settings struct {
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
-	Stats       bool   // print each traffic source's latency percentiles on stderr after the run (--stats)
-	TraceFormat string // format of --trace on stdout: "text" or "json" (--trace-format)
-	TraceStates bool   // every casgstatus as a GoStatus event in the trace (--trace-states)
-	ChromeTrace string // file for the Chrome/Perfetto trace; "" for none (--chrome-trace)
-	Timeline    string // file for the HTML timeline; "" for none (--timeline)
-	GoTrace     string // file for the Go execution trace, for go tool trace; "" for none (--go-trace)
-	SchedTrace  int64  // virtual ns between Go's schedtrace lines on stderr; 0 for none (--schedtrace)
-	SchedDetail bool   // Go's scheddetail=1: the state of every P, M and G (--scheddetail)
-	GCTrace     bool   // Go's gctrace=1 line of every GC cycle on stderr (--gctrace)
-	Alive       bool   // when main returns, list every goroutine still alive, not only the leaked (--alive)
+	Stats        bool   // print each traffic source's latency percentiles on stderr after the run (--stats)
+	TraceFormat  string // format of --trace on stdout: "text" or "json" (--trace-format)
+	TraceStates  bool   // every casgstatus as a GoStatus event in the trace (--trace-states)
+	TraceStartup bool   // the text trace prints runtime.main's start-up event by event instead of one line (--trace-startup)
+	ChromeTrace  string // file for the Chrome/Perfetto trace; "" for none (--chrome-trace)
+	Timeline     string // file for the HTML timeline; "" for none (--timeline)
+	GoTrace      string // file for the Go execution trace, for go tool trace; "" for none (--go-trace)
+	SchedTrace   int64  // virtual ns between Go's schedtrace lines on stderr; 0 for none (--schedtrace)
+	SchedDetail  bool   // Go's scheddetail=1: the state of every P, M and G (--scheddetail)
+	GCTrace      bool   // Go's gctrace=1 line of every GC cycle on stderr (--gctrace)
+	Alive        bool   // when main returns, list every goroutine still alive, not only the leaked (--alive)
 
 	CheckDeterminism bool // run twice and compare every event instead (--check-determinism, determinism.go)
 
@@ -203,6 +204,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var(&choice{&s.TraceFormat, []string{"text", "json"}}, "trace-format", "format of --trace: `text` (columns, output inline) or json (JSON lines)")
 	fs.BoolVar(&s.Stats, "stats", s.Stats, "after the run, print on stderr each traffic source's requests sent, answered and failed, and its latency percentiles p50, p90, p99, p99.9 and max (HdrHistogram), in virtual time")
 	fs.BoolVar(&s.TraceStates, "trace-states", s.TraceStates, "add to the trace every change of a goroutine's status (casgstatus), such as GoStatus _Grunning→_Gwaiting reason=\"chan receive\", to follow runtime2.go's state machine edge by edge")
+	fs.BoolVar(&s.TraceStartup, "trace-startup", s.TraceStartup, "with --trace under --startup=go, print runtime.main's start-up, every event before main.main's first statement, instead of the one line the text trace folds it into (# start-up: N events folded ...)")
 	fs.StringVar(&s.ChromeTrace, "chrome-trace", s.ChromeTrace, "also write the run as a Chrome trace to `FILE`, for Perfetto or chrome://tracing")
 	fs.StringVar(&s.Timeline, "timeline", s.Timeline, "also write the run as an HTML timeline to `FILE`, to open in a browser")
 	fs.StringVar(&s.GoTrace, "go-trace", s.GoTrace, "also write the run as a Go execution trace to `FILE`, for go tool trace (Go 1.26 format)")

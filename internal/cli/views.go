@@ -18,7 +18,7 @@ import (
 type Views struct {
 	Stdout   []byte // what `schedlab run FLAGS script` prints on stdout
 	Stderr   []byte // and on stderr
-	Trace    []byte // what `schedlab run --trace FLAGS script` prints on stdout
+	Trace    []byte // what `schedlab run --trace --trace-startup FLAGS script` prints on stdout: every event, a line each
 	Timeline []byte // what `--timeline FILE` writes, if asked for
 	GoTrace  []byte // what `--go-trace FILE` writes, if asked for
 	Code     int    // the exit status of `schedlab run`
@@ -52,6 +52,9 @@ func (c *eventCounter) Event(ev *runtime.Event) {
 //
 // Stdout and Trace are each the stdout of `schedlab run` with and without
 // --trace: with the script's own --trace directive both are the trace.
+// The text trace never folds runtime.main's start-up (--startup=go), as
+// if --trace-startup were given: each of its event lines is one of the
+// Events, the steps a stepper takes through the same run.
 // The text of a bad flag is the one `schedlab run` prints, and Code is 2.
 func RunViews(filename string, src []byte, args []string, want Want, stdout, stderr io.Writer) *Views {
 	var out, errb, tr, tl, gt bytes.Buffer

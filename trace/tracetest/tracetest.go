@@ -157,14 +157,22 @@ func ReadJSON(data []byte) (header map[string]any, evs []runtime.Event, err erro
 // the time column.
 var textEventLine = regexp.MustCompile(`^ *-?[0-9]+\.[0-9]{3}µs `)
 
-// TextEvents returns the number of event lines of a text trace: the lines
-// that start with the time column. The header and the program's output
-// are not counted, so the count is that of the events other than Print.
+// textFoldLine matches the line that stands for runtime.main's start-up in
+// a text trace (trace.Text.FoldStartup) and captures its count of events.
+var textFoldLine = regexp.MustCompile(`^# start-up: ([0-9]+) events? folded `)
+
+// TextEvents returns the number of events of a text trace: its event
+// lines, those that start with the time column, plus the events a folded
+// start-up's line counts. The header and the program's output are not
+// counted, so the count is that of the events other than Print.
 func TextEvents(data []byte) int {
 	n := 0
 	for _, line := range strings.Split(string(data), "\n") {
 		if textEventLine.MatchString(line) {
 			n++
+		} else if m := textFoldLine.FindStringSubmatch(line); m != nil {
+			k, _ := strconv.Atoi(m[1])
+			n += k
 		}
 	}
 	return n
