@@ -67,6 +67,7 @@ func (m *Machine) initCosts() {
 	}
 	m.stepPs = !c.Dists[CostStepPs].IsZero()
 	m.hasMalg = !c.Dists[CostMalg].IsZero()
+	m.hasSyscallTimerLate = !c.Dists[CostSyscallTimerLate].IsZero()
 	m.stepCosts = m.stepPs || !c.Dists[CostStep].IsZero()
 	m.sampleCosts = m.cfg.Perturb.SampleCosts && !c.IsZero()
 }

@@ -175,18 +175,26 @@ func TestSyscallCosts(t *testing.T) {
 
 // A system call that sleeps on a kernel timer (nanosleep) returns late
 // by timer_late, whatever its length (no netpoll rounds it to a
-// millisecond: never timer_late_short); a plain one lasts exactly d.
+// millisecond: never timer_late_short); a plain one lasts exactly d. A
+// profile with syscall_timer_late, nanosleep's own lateness, adds that
+// instead.
 func TestSyscallTimerLate(t *testing.T) {
-	costs := costsOf(CostTimerLate, 100_000, CostTimerLateShort, 900_000)
+	timerLate := costsOf(CostTimerLate, 100_000, CostTimerLateShort, 900_000)
+	sleepLate := costsOf(CostTimerLate, 100_000, CostTimerLateShort, 900_000, CostSyscallTimerLate, 60_000)
 	for _, tc := range []struct {
+		costs *Costs
 		d     int64
 		timer bool
 		want  int64
 	}{
-		{1_000_000, true, 1_100_000},
-		{10_000, true, 110_000},
-		{1_000_000, false, 1_000_000},
+		{timerLate, 1_000_000, true, 1_100_000},
+		{timerLate, 10_000, true, 110_000},
+		{timerLate, 1_000_000, false, 1_000_000},
+		{sleepLate, 1_000_000, true, 1_060_000},
+		{sleepLate, 10_000, true, 70_000},
+		{sleepLate, 1_000_000, false, 1_000_000},
 	} {
+		costs := tc.costs
 		var begin, end Event
 		evs := events(t, Config{Procs: 1, Costs: costs}, func(g *G, log func(string, ...any)) error {
 			if tc.timer {

@@ -63,6 +63,11 @@
 //	                 g and a new stack, memory a young process touches for
 //	                 the first time). Optional in a profile: one without it
 //	                 charges newproc for every G
+//	syscall_timer_late how late a system call that sleeps on a kernel timer
+//	                 returns (nanosleep: the timer slack and the thread's
+//	                 wake-up), added to G.SyscallTimer's call in place of
+//	                 timer_late. Optional in a profile: one without it
+//	                 adds timer_late
 //	step_ps          a step of the goroutine's code in picoseconds: what
 //	                 step says rounded up to a whole ns, kept whole.
 //	                 Optional in a profile; one that has it charges it
@@ -114,28 +119,29 @@ type CostKind uint8
 
 // The costs of a profile, in the order of the file format.
 const (
-	CostStep           CostKind = iota // one step of a goroutine's code
-	CostNewproc                        // newproc, charged to the spawning G
-	CostSwitch                         // schedule+execute after a G blocks or exits
-	CostGosched                        // Gosched (or a preemption) until the next G starts
-	CostWakeup                         // wakep/startm until the woken M runs schedule
-	CostNewm                           // extra when startm creates a new M
-	CostSyscallEnter                   // entersyscall
-	CostSyscallExit                    // exitsyscall
-	CostTimerLate                      // how late a timer of 1ms or more fires
-	CostTimerLateShort                 // how late a timer under 1ms fires
-	CostStealPass                      // a spinning M's pass over the other Ps
-	CostRunnextSleep                   // runqgrab's usleep(3) before taking a running P's runnext
-	CostStall                          // a thread losing its CPU while it runs Go code
-	CostStallEvery                     // a thread's running time between two stalls
-	CostGCSweepTerm                    // the GC's sweep termination stop-the-world pause
-	CostGCMarkTerm                     // the GC's mark termination stop-the-world pause
-	CostGCMarkMiB                      // a mark worker's time to scan 1 MiB
-	CostWrite                          // the kernel's part of a write(2) of a printed line
-	CostStepPs                         // one step of a goroutine's code, in picoseconds
-	CostGCMarkRootsMiB                 // a mark worker's time to scan 1 MiB of globals and stacks
-	CostMalg                           // newproc when it makes a new G (malg), none being free
-	NumCosts                           // the number of costs
+	CostStep             CostKind = iota // one step of a goroutine's code
+	CostNewproc                          // newproc, charged to the spawning G
+	CostSwitch                           // schedule+execute after a G blocks or exits
+	CostGosched                          // Gosched (or a preemption) until the next G starts
+	CostWakeup                           // wakep/startm until the woken M runs schedule
+	CostNewm                             // extra when startm creates a new M
+	CostSyscallEnter                     // entersyscall
+	CostSyscallExit                      // exitsyscall
+	CostTimerLate                        // how late a timer of 1ms or more fires
+	CostTimerLateShort                   // how late a timer under 1ms fires
+	CostStealPass                        // a spinning M's pass over the other Ps
+	CostRunnextSleep                     // runqgrab's usleep(3) before taking a running P's runnext
+	CostStall                            // a thread losing its CPU while it runs Go code
+	CostStallEvery                       // a thread's running time between two stalls
+	CostGCSweepTerm                      // the GC's sweep termination stop-the-world pause
+	CostGCMarkTerm                       // the GC's mark termination stop-the-world pause
+	CostGCMarkMiB                        // a mark worker's time to scan 1 MiB
+	CostWrite                            // the kernel's part of a write(2) of a printed line
+	CostStepPs                           // one step of a goroutine's code, in picoseconds
+	CostGCMarkRootsMiB                   // a mark worker's time to scan 1 MiB of globals and stacks
+	CostMalg                             // newproc when it makes a new G (malg), none being free
+	CostSyscallTimerLate                 // how late a system call sleeping on a kernel timer returns
+	NumCosts                             // the number of costs
 )
 
 var costNames = [NumCosts]string{
@@ -143,12 +149,14 @@ var costNames = [NumCosts]string{
 	"syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass",
 	"runnext_sleep", "stall", "stall_every", "gc_sweep_term", "gc_mark_term",
 	"gc_mark_mib", "write", "step_ps", "gc_mark_roots_mib", "malg",
+	"syscall_timer_late",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
 // added after profiles were first written, which such a profile has as 0.
 func optionalCost(k CostKind) bool {
-	return k == CostGCMarkMiB || k == CostWrite || k == CostStepPs || k == CostGCMarkRootsMiB || k == CostMalg
+	return k == CostGCMarkMiB || k == CostWrite || k == CostStepPs || k == CostGCMarkRootsMiB || k == CostMalg ||
+		k == CostSyscallTimerLate
 }
 
 // String returns the cost's name in the file format ("syscall_enter").

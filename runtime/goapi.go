@@ -245,9 +245,10 @@ func (g *G) Syscall(d int64) {
 // SyscallTimer makes a blocking system call that sleeps on a kernel timer
 // for d ns (nanosleep, or a wait with a timeout), which returns late, as
 // a timer does: by the kernel's timer slack (50µs for a normal thread)
-// and the thread's wake-up, what the profile's timer_late measured for
-// an M asleep in netpoll until a timer's deadline. The call lasts d plus
-// that lateness; otherwise it is Syscall.
+// and the thread's wake-up. The call lasts d plus that lateness, the
+// profile's syscall_timer_late (measured on nanosleep itself) if it has
+// one, else its timer_late (measured for an M asleep in netpoll until a
+// timer's deadline); otherwise it is Syscall.
 func (g *G) SyscallTimer(d int64) {
 	g.check()
 	g.syscall(d, true)
@@ -260,7 +261,11 @@ func (g *G) syscall(d int64, timer bool) {
 	g.spendCost(CostSyscallEnter)
 	d = m.jitter(max(d, 0))
 	if timer {
-		d = addWhen(d, addWhen(m.costOf(CostTimerLate), m.wakeupJitter()))
+		late := CostTimerLate
+		if m.hasSyscallTimerLate {
+			late = CostSyscallTimerLate
+		}
+		d = addWhen(d, addWhen(m.costOf(late), m.wakeupJitter()))
 	}
 	m.entersyscall(g, d)
 	g.co.yield()

@@ -263,10 +263,13 @@ type Machine struct {
 	stepCosts   bool            // a step of code takes time: the step cost is not all zero
 	stepPs      bool            // the step is charged in picoseconds (the profile has step_ps)
 	hasMalg     bool            // a new G costs malg, not newproc (the profile has malg)
-	quantum     uint64          // cfg.Quantum, or DefaultQuantum
-	sliceSteps  uint64          // cfg.SliceSteps, or DefaultSliceSteps
-	wedgeSteps  uint64          // cfg.WedgeSteps, or DefaultWedgeSteps
-	resumedAt   int64           // when Step last resumed a G (runAhead)
+	// SyscallTimer adds syscall_timer_late, not timer_late (the profile
+	// has syscall_timer_late).
+	hasSyscallTimerLate bool
+	quantum             uint64 // cfg.Quantum, or DefaultQuantum
+	sliceSteps          uint64 // cfg.SliceSteps, or DefaultSliceSteps
+	wedgeSteps          uint64 // cfg.WedgeSteps, or DefaultWedgeSteps
+	resumedAt           int64  // when Step last resumed a G (runAhead)
 
 	result      Result
 	interrupted atomic.Pointer[error]

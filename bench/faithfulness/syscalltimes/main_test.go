@@ -1,0 +1,39 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSummaryNanosleep(t *testing.T) {
+	rec := "# header\nnanosleep 100 200 300 400 500\nnanosleep 600 700 800 900 1000 1100\n"
+	var out strings.Builder
+	if err := summary(strings.NewReader(rec), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := "n 11, quantiles 0%, 5%, ..., 100%: [100, 100, 200, 200, 300, 300, 400, 400, 500, 500, 600, 600, 700, 700, 800, 800, 900, 900, 1000, 1000, 1100]"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("summary:\n%s\nwant it to contain %q", out.String(), want)
+	}
+}
+
+func TestSummaryRace(t *testing.T) {
+	rec := "CBY Ystart 56 Yret 1315 Bstart 283 Bend 1284 Cstart 74 Cend 1075\n"
+	var out strings.Builder
+	if err := summary(strings.NewReader(rec), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "1 runs: CBY 100.0%") || !strings.Contains(out.String(), "Y's nanosleep(1ms) past 1ms       259") {
+		t.Errorf("summary:\n%s", out.String())
+	}
+}
+
+func TestSummaryMixed(t *testing.T) {
+	rec := "CBY Ystart 56 Yret 1315 Bstart 283 Bend 1284 Cstart 74 Cend 1075\nnanosleep 100\n"
+	if err := summary(strings.NewReader(rec), new(strings.Builder)); err == nil {
+		t.Error("a recording with both kinds of line summarized, want an error")
+	}
+	if err := summary(strings.NewReader("nanosleep 1x\n"), new(strings.Builder)); err == nil {
+		t.Error("a bad nanosleep line summarized, want an error")
+	}
+}
