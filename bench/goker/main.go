@@ -3,8 +3,9 @@
 // (GoBench's GoKer kernels, as Go ships them in
 // src/runtime/testdata/testgoroutineleakprofile/goker), under `schedlab
 // check` and `schedlab explore`, and prints one table: for each kernel,
-// whether check finds its bug (at which preemption bound, after how many
-// schedules), how many runs explore takes with random timing and with
+// the flags of check that its `# schedlab check:` directive names
+// (--stalls=on, --reduction=dpor), whether check so finds its bug (at
+// which preemption bound, after how many schedules), how many runs explore takes with random timing and with
 // PCT, and whether the fixed version is proved clean up to bound 2.
 //
 // Run it from the repository's root:
