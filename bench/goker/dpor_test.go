@@ -88,3 +88,33 @@ func sameOutcomes(a, b *check.Verdict) bool {
 	}
 	return true
 }
+
+// BenchmarkKubernetes11298 times the first run of kubernetes11298 (12.6
+// million choice points, a loop that never blocks) naive and with DPOR:
+// the cost of a long run's footprints, clocks and stutter keys
+// (docs/performance.md, "check").
+func BenchmarkKubernetes11298(b *testing.B) {
+	sc, err := load(Config{Instances: 2}, "kubernetes11298.star")
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := sc.opts
+	opts.Timeout = 0 // a loaded machine must not cut the run short
+	for _, red := range []check.Reduction{check.NoReduction, check.DPOR} {
+		b.Run(red.String(), func(b *testing.B) {
+			cpu := processCPU()
+			for b.Loop() {
+				v, err := check.Walk(check.Config{Program: sc.prog, Options: opts, Bound: 1, MaxSchedules: 1, Reduction: red}, func(r *check.Run) bool {
+					if r.Result.Outcome != "ok" || len(r.Points) != 12_590_845 {
+						b.Fatalf("the first run: %s after %d choice points, want ok after 12,590,845", r.Result.Outcome, len(r.Points))
+					}
+					return true
+				})
+				if err != nil || v.Schedules != 1 {
+					b.Fatalf("%v, %v", v, err)
+				}
+			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

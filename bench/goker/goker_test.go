@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -86,5 +87,33 @@ func TestShort(t *testing.T) {
 		if !strings.Contains(out, "\n"+name+" ") {
 			t.Errorf("no row for %s", name)
 		}
+	}
+}
+
+// TestSearchFlags: the table walks each kernel as its `# schedlab
+// check:` directive says, and shows it: cockroach2448 with --stalls=on,
+// without which check does not find it, and kubernetes11298 with
+// --reduction=dpor. No other kernel has a directive, so the other rows
+// are the plain walk's.
+func TestSearchFlags(t *testing.T) {
+	ks, err := Kernels(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"cockroach2448": "--stalls=on", "kubernetes11298": "--reduction=dpor"}
+	for _, k := range ks {
+		if got := strings.Join(append(k.Check.Flags, k.FixedCheck.Flags...), " "); got != want[k.Name] {
+			t.Errorf("%s: check directives %q, want %q", k.Name, got, want[k.Name])
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := doMain([]string{"-dir", ".", "-run", "cockroach2448", "-max-bound", "1", "-runs", "2", "-check-timeout", "5m"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	out := stdout.String()
+	t.Logf("\n%s", out)
+	if !regexp.MustCompile(`(?m)^cockroach2448 +channel +--stalls=on +leak +1 +34 `).MatchString(out) {
+		t.Errorf("no row of cockroach2448 found with --stalls=on at bound 1 after 34 schedules")
 	}
 }

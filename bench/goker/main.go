@@ -3,8 +3,9 @@
 // (GoBench's GoKer kernels, as Go ships them in
 // src/runtime/testdata/testgoroutineleakprofile/goker), under `schedlab
 // check` and `schedlab explore`, and prints one table: for each kernel,
-// whether check finds its bug (at which preemption bound, after how many
-// schedules), how many runs explore takes with random timing and with
+// the flags of check that its `# schedlab check:` directive names
+// (--stalls=on, --reduction=dpor), whether check so finds its bug (at
+// which preemption bound, after how many schedules), how many runs explore takes with random timing and with
 // PCT, and whether the fixed version is proved clean up to bound 2.
 //
 // Run it from the repository's root:
@@ -30,6 +31,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/internal/check"
+	"github.com/schedlab/schedlab/internal/cli"
 )
 
 func main() { os.Exit(doMain(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -111,7 +113,8 @@ var shortKernels = []string{"cockroach10214", "cockroach18101", "moby25384", "mo
 
 // Kernels returns the kernels of dir: every NAME.star but the fixed
 // versions, NAME_fixed.star, which go with their kernel. Each opens
-// with a comment line `# kind: KIND`.
+// with a comment line `# kind: KIND`, and may say how check is to search
+// it with a `# schedlab check:` directive (--reduction, --stalls).
 func Kernels(dir string) ([]Kernel, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.star"))
 	if err != nil {
@@ -131,9 +134,15 @@ func Kernels(dir string) ([]Kernel, error) {
 		if k.Kind == "" {
 			return nil, fmt.Errorf("%s: no `# kind:` line", p)
 		}
+		if k.Check, err = cli.ParseCheckDirectives(p, src); err != nil {
+			return nil, err
+		}
 		fixed := filepath.Join(dir, name+"_fixed.star")
-		if _, err := os.Stat(fixed); err == nil {
+		if src, err := os.ReadFile(fixed); err == nil {
 			k.Fixed = fixed
+			if k.FixedCheck, err = cli.ParseCheckDirectives(fixed, src); err != nil {
+				return nil, err
+			}
 		}
 		ks = append(ks, k)
 	}
@@ -154,7 +163,7 @@ func kindOf(src []byte) string {
 // WriteTable writes rows as the benchmark's table.
 func WriteTable(w io.Writer, rows []Row) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "KERNEL\tKIND\tCHECK\tBOUND\tSCHEDULES\tTIME\tRANDOM\tPCT\tFIXED\tSCHEDULES\tTIME")
+	fmt.Fprintln(tw, "KERNEL\tKIND\tFLAGS\tCHECK\tBOUND\tSCHEDULES\tTIME\tRANDOM\tPCT\tFIXED\tSCHEDULES\tTIME")
 	for _, r := range rows {
 		check, bound, scheds := "not found", "-", fmt.Sprint(r.CheckSchedules)
 		if r.CheckTimedOut {
@@ -167,7 +176,11 @@ func WriteTable(w io.Writer, rows []Row) {
 		if r.HasFixed {
 			fixed, fscheds, ftime = r.FixedVerdict, fmt.Sprint(r.FixedSchedules), seconds(r.FixedTime)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Kernel.Name, r.Kernel.Kind,
+		flags := strings.Join(r.CheckFlags, " ")
+		if flags == "" {
+			flags = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Kernel.Name, r.Kernel.Kind, flags,
 			check, bound, scheds, seconds(r.CheckTime), runsText(r.Random), runsText(r.PCT), fixed, fscheds, ftime)
 	}
 	tw.Flush()

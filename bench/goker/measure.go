@@ -38,11 +38,19 @@ type Kernel struct {
 	Kind  string // channel, mutex, waitgroup, cond or mixed
 	Path  string
 	Fixed string // the fixed version's path, "" if there is none
+	// Check and FixedCheck are the `# schedlab check:` directives of the
+	// kernel and of its fixed version: the search each needs.
+	Check, FixedCheck cli.CheckDirectives
 }
 
 // A Row is what the benchmark measured of one kernel.
 type Row struct {
 	Kernel Kernel
+
+	// CheckFlags are the flags of `schedlab check` that the kernel's
+	// walks had: --reduction=dpor with -dpor or the kernel's directive,
+	// --stalls=on with its directive.
+	CheckFlags []string
 
 	CheckFound     bool
 	CheckOutcome   string // the first failure's outcome: leak, deadlock, ...
@@ -98,7 +106,9 @@ func load(cfg Config, path string, extra ...string) (*script, error) {
 // version.
 func Measure(cfg Config, k Kernel) (Row, error) {
 	row := Row{Kernel: k}
-	sc, err := load(cfg, k.Path)
+	reduction, runFlags, flags := search(cfg, k.Check)
+	row.CheckFlags = flags
+	sc, err := load(cfg, k.Path, runFlags...)
 	if err != nil {
 		return row, err
 	}
@@ -106,7 +116,7 @@ func Measure(cfg Config, k Kernel) (Row, error) {
 	stop, cancel := deadline(cfg.CheckTimeout)
 	for bound := 0; bound <= cfg.MaxBound; bound++ {
 		most := 0 // the most preemptions of a schedule of this walk
-		v, err := check.Walk(check.Config{Program: sc.prog, Options: sc.opts, Bound: bound, MaxSchedules: cfg.MaxSchedules, StopAtFailure: true, Stop: stop, Reduction: cfg.Reduction}, func(r *check.Run) bool {
+		v, err := check.Walk(check.Config{Program: sc.prog, Options: sc.opts, Bound: bound, MaxSchedules: cfg.MaxSchedules, StopAtFailure: true, Stop: stop, Reduction: reduction}, func(r *check.Run) bool {
 			most = max(most, r.Preemptions())
 			return true
 		})
@@ -144,13 +154,14 @@ func Measure(cfg Config, k Kernel) (Row, error) {
 		return row, nil
 	}
 	row.HasFixed = true
-	fx, err := load(cfg, k.Fixed)
+	reduction, runFlags, _ = search(cfg, k.FixedCheck)
+	fx, err := load(cfg, k.Fixed, runFlags...)
 	if err != nil {
 		return row, err
 	}
 	stop, cancel = deadline(cfg.FixedTimeout)
 	start = time.Now()
-	v, err := check.Walk(check.Config{Program: fx.prog, Options: fx.opts, Bound: cfg.FixedBound, StopAtFailure: true, Stop: stop, Reduction: cfg.Reduction}, nil)
+	v, err := check.Walk(check.Config{Program: fx.prog, Options: fx.opts, Bound: cfg.FixedBound, StopAtFailure: true, Stop: stop, Reduction: reduction}, nil)
 	row.FixedTime = time.Since(start)
 	cancel()
 	if err != nil {
@@ -166,6 +177,30 @@ func Measure(cfg Config, k Kernel) (Row, error) {
 		row.FixedVerdict = "incomplete"
 	}
 	return row, nil
+}
+
+// search returns how check is to walk a script with the directives d:
+// its reduction, the run flags of its runs, and the flags of `schedlab
+// check` that say both. The directive's --reduction wins over -dpor;
+// --stalls=on walks naively, as check refuses it with DPOR.
+func search(cfg Config, d cli.CheckDirectives) (check.Reduction, []string, []string) {
+	reduction := cfg.Reduction
+	switch d.Reduction {
+	case "dpor":
+		reduction = check.DPOR
+	case "none":
+		reduction = check.NoReduction
+	}
+	var run, flags []string
+	if d.Stalls == "on" {
+		run = append(run, "--stalls=on")
+		flags = append(flags, "--stalls=on")
+		reduction = check.NoReduction
+	}
+	if reduction == check.DPOR {
+		flags = append([]string{"--reduction=dpor"}, flags...)
+	}
+	return reduction, run, flags
 }
 
 // deadline returns a channel closed after d (never when d is 0), and the

@@ -52,10 +52,22 @@ steps are dependent when they touch one channel, mutex, wait group or
 other engine object and one of them changes it, when both print, or,
 in a program whose goroutines may share a changing plain value, always.
 It then also runs the naive walk, up to --naive schedules, and prints how
-many that took. docs/check.md says what the reduction covers. With
+many that took. docs/check.md says what the reduction covers. With it,
+where a goroutine running alone comes back to a state it was in, as a
+loop that polls and finds nothing does, the walk keys the states of its
+safe points (its frames and locals, the timers, the objects it wrote) and
+tries a switch only at the first point of each state: the stutter keys
+(docs/check.md, "Stutter"), which make a loop of a million turns that
+never blocks a few points to try, not a million. They are off in a
+program whose goroutines may share a changing plain value. With
 --reduction none, the default, the walk is naive: schedules that differ
 only in the order of independent steps all run. A progress bar is drawn
 on stderr when stderr is a terminal.
+
+A script can say how it is to be searched: a comment line
+'# schedlab check: --reduction=dpor' or '# schedlab check: --stalls=on'
+among the comments at its top sets those flags, unless the command line
+gives them (run flags go in a '# schedlab:' directive, as for run).
 
 Exit status: 0 when no schedule failed, 1 when one did, 2 for a bad
 command line or a script that cannot be read or loaded, 130 when SIGINT
@@ -111,6 +123,19 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab check: %v\n", err)
 		return 2
+	}
+	cd, err := cli.ParseCheckDirectives(script, src)
+	if err != nil {
+		fmt.Fprintf(stderr, "schedlab check: %v\n", err)
+		return 2
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if cd.Reduction != "" && !given["reduction"] {
+		reduction.Set(cd.Reduction) // checked by ParseCheckDirectives
+	}
+	if cd.Stalls != "" && !given["stalls"] {
+		runArgs = append(runArgs, "--stalls="+cd.Stalls)
 	}
 	s, err := cli.ScriptSettings(script, src, runArgs)
 	if err != nil {

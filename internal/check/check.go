@@ -247,20 +247,22 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 // With marks (DPOR), a preempt or interleave point whose answer is 0 is
 // tried with 1 only if it is marked.
 func next(points []Point, bound int, marks []bool) (Schedule, bool) {
-	preempts := make([]int, len(points)+1) // preemptions before point i
-	for i, p := range points {
-		preempts[i+1] = preempts[i]
+	before := 0 // preemptions before point i, counted down from all of them
+	for _, p := range points {
 		if p.preempts() {
-			preempts[i+1]++
+			before++
 		}
 	}
 	for i := len(points) - 1; i >= 0; i-- {
 		p := points[i]
+		if p.preempts() {
+			before--
+		}
 		a := p.Answer + 1
 		if a >= p.N {
 			continue
 		}
-		if p.Kind != runtime.ChoiceSelect && bound >= 0 && preempts[i]+1 > bound {
+		if p.Kind != runtime.ChoiceSelect && bound >= 0 && before+1 > bound {
 			continue // answer 1 preempts once more than the bound allows
 		}
 		if p.Kind != runtime.ChoiceSelect && marks != nil && !marks[i] {
@@ -293,6 +295,12 @@ func (c *chooser) Choose(kind runtime.ChoiceKind, g int64, n int) int {
 			c.err = fmt.Errorf("%w: choice point %d (%v, G%d) has %d answers, the schedule gives %d", ErrNondeterministic, i+1, kind, g, n, a)
 			a = 0
 		}
+	}
+	if len(c.points) == cap(c.points) {
+		// Double, where append grows a long slice by a quarter: a run of
+		// millions of points (a loop that never blocks) would copy its
+		// points about five times over.
+		c.points = append(make([]Point, 0, 2*cap(c.points)+1024), c.points...)
 	}
 	c.points = append(c.points, Point{Kind: kind, G: g, N: n, Answer: a})
 	return a

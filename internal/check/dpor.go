@@ -189,13 +189,14 @@ type tracker struct {
 	objects map[any]*object
 	races   []race
 
-	g        int64  // the goroutine of the transition in progress
-	cur      int32  // its slot, -1 for a goroutine 0 transition not begun
-	start    vclock // its clock at its start
-	vc       vclock // its clock now
-	order    int    // transitions begun so far
-	lastSlot int32  // the slot of the last goroutine transition
-	nextAlt  int64  // the last Alternative, for the next choice point
+	g        int64   // the goroutine of the transition in progress
+	cur      int32   // its slot, -1 for a goroutine 0 transition not begun
+	start    vclock  // its clock at its start
+	vc       vclock  // its clock now
+	order    int     // transitions begun so far
+	lastSlot int32   // the slot of the last goroutine transition
+	nextAlt  int64   // the last Alternative, for the next choice point
+	slab     []int32 // what is left of the slab newClock cuts clocks from
 
 	// Sleep sets (sleep.go), kept only when sleeping.
 	sleeping bool
@@ -264,7 +265,7 @@ func (t *tracker) begin() {
 		s.woken = nil
 	}
 	s.parked = false
-	c := make(vclock, max(len(vc), int(t.cur)+1))
+	c := t.newClock(max(len(vc), int(t.cur)+1))
 	copy(c, vc)
 	c[t.cur] = seq
 	t.start, t.vc = c, c
@@ -276,6 +277,23 @@ func (t *tracker) begin() {
 		}
 	}
 }
+
+// newClock returns a zero clock of n slots, cut from t's slab: a run
+// begins a transition at every choice point, millions in a loop that
+// never blocks, and one allocation each would cost more than the clocks.
+// The clock's capacity is n, so that nothing appended to it reaches the
+// next one; clocks are never changed once shared (vclock).
+func (t *tracker) newClock(n int) vclock {
+	if len(t.slab) < n {
+		t.slab = make([]int32, max(n, clockSlab))
+	}
+	c := vclock(t.slab[:n:n])
+	t.slab = t.slab[n:]
+	return c
+}
+
+// clockSlab is the int32s of a slab of clocks.
+const clockSlab = 1 << 16
 
 // chose ends the transition in progress at a choice point; the goroutine
 // goes on in a new one, or another runs (Running).

@@ -153,3 +153,32 @@ func TestBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckDirectives: `# schedlab check:` lines set check's search
+// flags, the last one counting; anything else is an error naming the
+// line, and the run's own directives ignore them.
+func TestCheckDirectives(t *testing.T) {
+	src := []byte("# a kernel\n# schedlab check: --reduction=none\n# schedlab: --procs=2\n# schedlab check: --stalls=on --reduction=dpor\nprint(1)\n# schedlab check: --reduction=none\n")
+	d, err := ParseCheckDirectives("x.star", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Reduction != "dpor" || d.Stalls != "on" || !reflect.DeepEqual(d.Flags, []string{"--reduction=none", "--stalls=on", "--reduction=dpor"}) {
+		t.Errorf("ParseCheckDirectives = %+v, want reduction dpor, stalls on, three flags (not the one after the code)", d)
+	}
+	if got := directives(src); len(got) != 1 || !reflect.DeepEqual(got[0].args, []string{"--procs=2"}) {
+		t.Errorf("the run's directives = %+v, want only --procs=2", got)
+	}
+	for _, test := range []struct{ src, want string }{
+		{"# schedlab check: --bound=2\n", "x.star:1: schedlab check directive: --bound=2 is not a search flag: a check directive takes --reduction and --stalls (run flags go in a `# schedlab:` directive)"},
+		{"\n# schedlab check: --reduction dpor\n", "x.star:2: schedlab check directive: --reduction: give its value as --reduction=VALUE"},
+		{"# schedlab check: --reduction=full\n", "x.star:1: schedlab check directive: invalid value \"full\" for flag -reduction: want none or dpor"},
+		{"# schedlab check: --stalls=yes\n", "x.star:1: schedlab check directive: invalid value \"yes\" for flag -stalls: want on or off"},
+		{"# schedlab check: x.star\n", "x.star:1: schedlab check directive: unexpected argument \"x.star\": a directive holds only flags"},
+	} {
+		_, err := ParseCheckDirectives("x.star", []byte(test.src))
+		if err == nil || err.Error() != test.want {
+			t.Errorf("ParseCheckDirectives(%q) error = %v, want %s", test.src, err, test.want)
+		}
+	}
+}

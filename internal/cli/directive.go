@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,4 +104,55 @@ func directivesWith(src []byte, prefix string) []directive {
 		}
 	}
 	return ds
+}
+
+// CheckDirectivePrefix starts a directive of `schedlab check`, which the
+// run ignores: `# schedlab check: --reduction=dpor`, the search flags
+// that a script needs to have its bug found (CheckDirectives).
+const CheckDirectivePrefix = "schedlab check:"
+
+// CheckDirectives are the flags of a script's `# schedlab check:`
+// directives: how `schedlab check` is to search it, unless its command
+// line says otherwise. Only the search flags may be given, since the
+// others would change what the script does, which is a run directive's
+// business, or where the output goes.
+type CheckDirectives struct {
+	Reduction string   // --reduction: "", none or dpor
+	Stalls    string   // --stalls: "", on or off
+	Flags     []string // the flags, as written, in order
+}
+
+// ParseCheckDirectives returns the `# schedlab check:` directives of the
+// script filename, whose source is src. The last of a flag given twice
+// counts, as on a command line.
+func ParseCheckDirectives(filename string, src []byte) (CheckDirectives, error) {
+	var d CheckDirectives
+	for _, line := range directivesWith(src, CheckDirectivePrefix) {
+		for _, a := range line.args {
+			name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			var err error
+			switch {
+			case !strings.HasPrefix(a, "-"):
+				err = fmt.Errorf("unexpected argument %q: a directive holds only flags", a)
+			case name != "reduction" && name != "stalls":
+				err = fmt.Errorf("%s is not a search flag: a check directive takes --reduction and --stalls (run flags go in a `# schedlab:` directive)", a)
+			case !hasValue:
+				err = fmt.Errorf("%s: give its value as %s=VALUE", a, a)
+			case name == "reduction" && value != "none" && value != "dpor":
+				err = fmt.Errorf("invalid value %q for flag -reduction: want none or dpor", value)
+			case name == "stalls" && value != "on" && value != "off":
+				err = fmt.Errorf("invalid value %q for flag -stalls: want on or off", value)
+			}
+			if err != nil {
+				return CheckDirectives{}, fmt.Errorf("%s:%d: schedlab check directive: %v", filename, line.line, err)
+			}
+			if name == "reduction" {
+				d.Reduction = value
+			} else {
+				d.Stalls = value
+			}
+			d.Flags = append(d.Flags, a)
+		}
+	}
+	return d, nil
 }
