@@ -95,6 +95,41 @@ func TestMalgCostForNewGsOnly(t *testing.T) {
 	}
 }
 
+// print_first: the run's first printed line pays it as the G's own time
+// before its write(2); the second line, by any G, does not.
+func TestPrintFirstCost(t *testing.T) {
+	for _, tc := range []struct {
+		costs *Costs
+		want  []int64 // the GoSyscallBegin times of the two lines
+	}{
+		{costsOf(CostWrite, 1000, CostPrintFirst, 50_000), []int64{50_000, 51_000}},
+		{costsOf(CostWrite, 1000), []int64{0, 1000}},
+	} {
+		evs := events(t, Config{Procs: 1, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
+			g.WriteStdout()
+			done := false
+			g.Go(func(g *G) error {
+				g.WriteStdout()
+				done = true
+				return nil
+			}, "printer")
+			for !done {
+				g.Gosched()
+			}
+			return nil
+		})
+		var begins []int64
+		for _, ev := range evs {
+			if ev.Kind == EvGoSyscallBegin {
+				begins = append(begins, ev.Time)
+			}
+		}
+		if !slices.Equal(begins, tc.want) {
+			t.Errorf("print_first %d: the two lines' write(2) at %v, want %v", tc.costs.Dists[CostPrintFirst].Median(), begins, tc.want)
+		}
+	}
+}
+
 // park_m/goexit0 → schedule → execute: after a G blocks or exits, the next G
 // starts a switch cost later; after Gosched (goschedImpl), a gosched cost
 // later.

@@ -68,6 +68,12 @@
 //	                 wake-up), added to G.SyscallTimer's call in place of
 //	                 timer_late. Optional in a profile: one without it
 //	                 adds timer_late
+//	print_first      the first printed line's own work in a process, before
+//	                 its write(2): fmt's first printer and os.Stdout's first
+//	                 write, memory touched for the first time; charged as
+//	                 the printing G's CPU time by G.WriteStdout, only on
+//	                 the run's first line (--print=syscall). Optional in a
+//	                 profile: one without it charges nothing more
 //	step_ps          a step of the goroutine's code in picoseconds: what
 //	                 step says rounded up to a whole ns, kept whole.
 //	                 Optional in a profile; one that has it charges it
@@ -141,6 +147,7 @@ const (
 	CostGCMarkRootsMiB                   // a mark worker's time to scan 1 MiB of globals and stacks
 	CostMalg                             // newproc when it makes a new G (malg), none being free
 	CostSyscallTimerLate                 // how late a system call sleeping on a kernel timer returns
+	CostPrintFirst                       // the first printed line's work before its write(2)
 	NumCosts                             // the number of costs
 )
 
@@ -149,14 +156,14 @@ var costNames = [NumCosts]string{
 	"syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass",
 	"runnext_sleep", "stall", "stall_every", "gc_sweep_term", "gc_mark_term",
 	"gc_mark_mib", "write", "step_ps", "gc_mark_roots_mib", "malg",
-	"syscall_timer_late",
+	"syscall_timer_late", "print_first",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
 // added after profiles were first written, which such a profile has as 0.
 func optionalCost(k CostKind) bool {
 	return k == CostGCMarkMiB || k == CostWrite || k == CostStepPs || k == CostGCMarkRootsMiB || k == CostMalg ||
-		k == CostSyscallTimerLate
+		k == CostSyscallTimerLate || k == CostPrintFirst
 }
 
 // String returns the cost's name in the file format ("syscall_enter").

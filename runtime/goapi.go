@@ -277,9 +277,19 @@ func (g *G) syscall(d int64, timer bool) {
 // between entersyscall and exitsyscall): a Syscall lasting the profile's
 // write cost. The language calls it for each printed line only when asked
 // to (--print=syscall); the line itself is the language's to write.
+//
+// The run's first line pays the profile's print_first before its call, as
+// the G's own CPU time: a young process's first fmt.Println allocates its
+// printer and takes os.Stdout's first write path, 50µs of first touches
+// where a later line takes 2µs.
 func (g *G) WriteStdout() {
 	g.check()
-	g.Syscall(g.m.costOf(CostWrite))
+	m := g.m
+	if !m.printed {
+		m.printed = true
+		g.spendCost(CostPrintFirst)
+	}
+	g.Syscall(m.costOf(CostWrite))
 }
 
 // GOMAXPROCS sets the number of Ps to n and returns the previous number;

@@ -263,6 +263,7 @@ type Machine struct {
 	stepCosts   bool            // a step of code takes time: the step cost is not all zero
 	stepPs      bool            // the step is charged in picoseconds (the profile has step_ps)
 	hasMalg     bool            // a new G costs malg, not newproc (the profile has malg)
+	printed     bool            // a line has been printed (WriteStdout): print_first is paid
 	// SyscallTimer adds syscall_timer_late, not timer_late (the profile
 	// has syscall_timer_late).
 	hasSyscallTimerLate bool

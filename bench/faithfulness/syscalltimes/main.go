@@ -21,6 +21,13 @@
 // such lines and prints the lateness's 21 quantiles (0%, 5%, ..., 100%),
 // as a costs profile holds them: the kernel's timer slack and the
 // thread's wake-up, what the engine's syscall(d, timer=True) adds.
+//
+// With -println N it times N fmt.Println calls in a row from main, each a
+// short line to standard output that starts with # (so that -summarize
+// skips it), and then prints their durations in ns on one line
+// ("println 35120 2210 ..."); -summarize gives the quantiles of the first
+// call and of the others: what a young process's first printed line
+// costs against a warm one's.
 package main
 
 import (
@@ -41,6 +48,7 @@ import (
 func main() {
 	summarize := flag.String("summarize", "", "summarize the recording in `FILE` instead of running")
 	sleeps := flag.Int("nanosleep", 0, "time `N` nanosleep(1ms) calls in a row instead of the race")
+	prints := flag.Int("println", 0, "time `N` fmt.Println calls in a row instead of the race")
 	flag.Parse()
 	if *summarize != "" {
 		f, err := os.Open(*summarize)
@@ -59,7 +67,28 @@ func main() {
 		nanosleeps(*sleeps)
 		return
 	}
+	if *prints > 0 {
+		printlns(*prints)
+		return
+	}
 	race()
+}
+
+// printlns prints n lines with fmt.Println, then the -println line: how
+// long each call took, in ns.
+func printlns(n int) {
+	took := make([]time.Duration, n)
+	for i := range n {
+		t := time.Now()
+		fmt.Println("# w", i)
+		took[i] = time.Since(t)
+	}
+	var b strings.Builder
+	b.WriteString("println")
+	for _, d := range took {
+		fmt.Fprintf(&b, " %d", d)
+	}
+	fmt.Println(b.String())
 }
 
 // nanosleeps prints the -nanosleep line: how late each of n
@@ -123,7 +152,7 @@ func race() {
 // the intervals between their marks.
 func summary(r io.Reader, w io.Writer) error {
 	outcomes := map[string]int{}
-	var sleep, bAfterY, yStart, bEndMinusYRet, late []int64
+	var sleep, bAfterY, yStart, bEndMinusYRet, late, firstPrint, laterPrint []int64
 	n := 0
 	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
@@ -132,6 +161,20 @@ func summary(r io.Reader, w io.Writer) error {
 			continue
 		}
 		f := strings.Fields(text)
+		if f[0] == "println" {
+			for i, x := range f[1:] {
+				v, err := strconv.ParseInt(x, 10, 64)
+				if err != nil {
+					return fmt.Errorf("line %d: %v", line, err)
+				}
+				if i == 0 {
+					firstPrint = append(firstPrint, v)
+				} else {
+					laterPrint = append(laterPrint, v)
+				}
+			}
+			continue
+		}
 		if f[0] == "nanosleep" {
 			for _, x := range f[1:] {
 				v, err := strconv.ParseInt(x, 10, 64)
@@ -163,16 +206,22 @@ func summary(r io.Reader, w io.Writer) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
+	if len(firstPrint) > 0 {
+		if n > 0 || len(late) > 0 {
+			return fmt.Errorf("-println lines and other lines in one recording")
+		}
+		fmt.Fprintf(w, "fmt.Println, ns, quantiles 0%%, 5%%, ..., 100%%\n")
+		fmt.Fprintf(w, "first call, n %d: %s\n", len(firstPrint), quantiles21(firstPrint))
+		if len(laterPrint) > 0 {
+			fmt.Fprintf(w, "later calls, n %d: %s\n", len(laterPrint), quantiles21(laterPrint))
+		}
+		return nil
+	}
 	if len(late) > 0 {
 		if n > 0 {
 			return fmt.Errorf("race lines and -nanosleep lines in one recording")
 		}
-		slices.Sort(late)
-		parts := make([]string, 21)
-		for i := range parts {
-			parts[i] = strconv.FormatInt(late[i*(len(late)-1)/20], 10)
-		}
-		fmt.Fprintf(w, "nanosleep(1ms) past 1ms, ns, n %d, quantiles 0%%, 5%%, ..., 100%%: [%s]\n", len(late), strings.Join(parts, ", "))
+		fmt.Fprintf(w, "nanosleep(1ms) past 1ms, ns, n %d, quantiles 0%%, 5%%, ..., 100%%: %s\n", len(late), quantiles21(late))
 		return nil
 	}
 	if n == 0 {
@@ -217,4 +266,16 @@ func quantile(xs []int64, p float64) int64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[int(p*float64(len(s)-1))]
+}
+
+// quantiles21 returns xs's 21 quantiles, 0% to 100% by 5%, as a costs
+// profile holds them, in brackets.
+func quantiles21(xs []int64) string {
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	parts := make([]string, 21)
+	for i := range parts {
+		parts[i] = strconv.FormatInt(xs[i*(len(xs)-1)/20], 10)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

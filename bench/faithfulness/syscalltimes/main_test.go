@@ -37,3 +37,23 @@ func TestSummaryMixed(t *testing.T) {
 		t.Error("a bad nanosleep line summarized, want an error")
 	}
 }
+
+func TestSummaryPrintln(t *testing.T) {
+	rec := "# w 0\n# w 1\nprintln 50000 2000\n# w 0\n# w 1\nprintln 60000 1000\n"
+	var out strings.Builder
+	if err := summary(strings.NewReader(rec), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"first call, n 2: [50000, 50000, ",
+		", 60000]",
+		"later calls, n 2: [1000, ",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
+	}
+	if err := summary(strings.NewReader("println 1\nnanosleep 2\n"), new(strings.Builder)); err == nil {
+		t.Error("println and nanosleep lines in one recording summarized, want an error")
+	}
+}
