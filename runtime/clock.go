@@ -63,11 +63,10 @@ func (m *Machine) initCosts() {
 		return
 	}
 	for k := range m.cost {
-		m.cost[k] = c.Dists[k].Median()
+		m.charged[k] = c.charged(CostKind(k))
+		m.cost[k] = c.Dists[m.charged[k]].Median()
 	}
 	m.stepPs = !c.Dists[CostStepPs].IsZero()
-	m.hasMalg = !c.Dists[CostMalg].IsZero()
-	m.hasSyscallTimerLate = !c.Dists[CostSyscallTimerLate].IsZero()
 	m.stepCosts = m.stepPs || !c.Dists[CostStep].IsZero()
 	m.sampleCosts = m.cfg.Perturb.SampleCosts && !c.IsZero()
 }
@@ -76,7 +75,7 @@ func (m *Machine) initCosts() {
 // Perturb.SampleCosts a value drawn from its distribution.
 func (m *Machine) costOf(k CostKind) int64 {
 	if m.sampleCosts {
-		return m.cfg.Costs.Dists[k].Sample(m.rng)
+		return m.cfg.Costs.Dists[m.charged[k]].Sample(m.rng)
 	}
 	return m.cost[k]
 }

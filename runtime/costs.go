@@ -162,8 +162,28 @@ var costNames = [NumCosts]string{
 // optionalCost reports whether a profile may leave cost k out: the costs
 // added after profiles were first written, which such a profile has as 0.
 func optionalCost(k CostKind) bool {
-	return k == CostGCMarkMiB || k == CostWrite || k == CostStepPs || k == CostGCMarkRootsMiB || k == CostMalg ||
-		k == CostSyscallTimerLate || k == CostPrintFirst
+	switch k {
+	case CostGCMarkMiB, CostWrite, CostStepPs, CostGCMarkRootsMiB, CostMalg, CostSyscallTimerLate, CostPrintFirst:
+		return true
+	}
+	return false
+}
+
+// charged returns the cost a run charges for k under c: k itself, or, for
+// a cost that refines an older one and that c leaves out (all zero), the
+// older one: a new G's malg is newproc, a sleeping system call's
+// syscall_timer_late is timer_late. So a profile written before them
+// schedules as it did.
+func (c *Costs) charged(k CostKind) CostKind {
+	if c.Dists[k].IsZero() {
+		switch k {
+		case CostMalg:
+			return CostNewproc
+		case CostSyscallTimerLate:
+			return CostTimerLate
+		}
+	}
+	return k
 }
 
 // String returns the cost's name in the file format ("syscall_enter").

@@ -261,11 +261,7 @@ func (g *G) syscall(d int64, timer bool) {
 	g.spendCost(CostSyscallEnter)
 	d = m.jitter(max(d, 0))
 	if timer {
-		late := CostTimerLate
-		if m.hasSyscallTimerLate {
-			late = CostSyscallTimerLate
-		}
-		d = addWhen(d, addWhen(m.costOf(late), m.wakeupJitter()))
+		d = addWhen(d, addWhen(m.costOf(CostSyscallTimerLate), m.wakeupJitter()))
 	}
 	m.entersyscall(g, d)
 	g.co.yield()

@@ -258,19 +258,16 @@ type Machine struct {
 	onAdvance func(next int64)            // called before the clock moves
 	onMain    func(now int64, p, m int32) // called when runtime.main calls main.main (OnMain, startup.go)
 
-	cost        [NumCosts]int64 // the median of each cost of cfg.Costs
-	sampleCosts bool            // draw each cost from its distribution (Perturb.SampleCosts)
-	stepCosts   bool            // a step of code takes time: the step cost is not all zero
-	stepPs      bool            // the step is charged in picoseconds (the profile has step_ps)
-	hasMalg     bool            // a new G costs malg, not newproc (the profile has malg)
-	printed     bool            // a line has been printed (WriteStdout): print_first is paid
-	// SyscallTimer adds syscall_timer_late, not timer_late (the profile
-	// has syscall_timer_late).
-	hasSyscallTimerLate bool
-	quantum             uint64 // cfg.Quantum, or DefaultQuantum
-	sliceSteps          uint64 // cfg.SliceSteps, or DefaultSliceSteps
-	wedgeSteps          uint64 // cfg.WedgeSteps, or DefaultWedgeSteps
-	resumedAt           int64  // when Step last resumed a G (runAhead)
+	cost        [NumCosts]int64    // the median of each cost of cfg.Costs
+	charged     [NumCosts]CostKind // the cost of cfg.Costs each is charged as (Costs.charged)
+	sampleCosts bool               // draw each cost from its distribution (Perturb.SampleCosts)
+	stepCosts   bool               // a step of code takes time: the step cost is not all zero
+	stepPs      bool               // the step is charged in picoseconds (the profile has step_ps)
+	printed     bool               // a line has been printed (WriteStdout): print_first is paid
+	quantum     uint64             // cfg.Quantum, or DefaultQuantum
+	sliceSteps  uint64             // cfg.SliceSteps, or DefaultSliceSteps
+	wedgeSteps  uint64             // cfg.WedgeSteps, or DefaultWedgeSteps
+	resumedAt   int64              // when Step last resumed a G (runAhead)
 
 	result      Result
 	interrupted atomic.Pointer[error]

@@ -841,11 +841,11 @@ func (m *Machine) gfget(pp *P) *G {
 }
 
 // newprocCost is the cost a go statement on pp pays before its G is
-// queued: malg when the profile has it and gfget would find no dead G
-// (pp's free list and the global one empty), so that newproc1 must
-// allocate a G and its stack; newproc otherwise.
+// queued: malg when gfget would find no dead G (pp's free list and the
+// global one empty), so that newproc1 must allocate a G and its stack
+// (newproc for a profile without malg, Costs.charged); newproc otherwise.
 func (m *Machine) newprocCost(pp *P) CostKind {
-	if m.hasMalg && pp.gFree.empty() && m.gFree.empty() {
+	if pp.gFree.empty() && m.gFree.empty() {
 		return CostMalg
 	}
 	return CostNewproc
