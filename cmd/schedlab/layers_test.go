@@ -103,6 +103,7 @@ var layers = map[string]int{
 	"bench/faithfulness/startup/dump":      layerCommands,
 	"bench/faithfulness/syscalltimes":      layerCommands,
 	"bench/faithfulness/spawntimes":        layerCommands,
+	"bench/faithfulness/samples":           layerCommands,
 	"bench/faithfulness/timeslice":         layerCommands,
 	"bench/gcpacing":                       layerCommands,
 	"bench/gcpacing/alloc":                 layerCommands,

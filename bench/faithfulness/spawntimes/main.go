@@ -34,7 +34,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -43,23 +42,17 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/schedlab/schedlab/bench/faithfulness/samples"
+	"github.com/schedlab/schedlab/runtime"
 )
 
 func main() {
-	summarize := flag.String("summarize", "", "summarize the recording in `FILE` instead of running")
+	summarize := flag.String("summarize", "", "summarize the recording in `FILE` instead of running (the files named after the flags too, pooled)")
 	malg := flag.Bool("malg", false, "time 16 go statements that make new Gs, then 16 that reuse them, instead of the race")
 	flag.Parse()
 	if *summarize != "" {
-		f, err := os.Open(*summarize)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "spawntimes:", err)
-			os.Exit(1)
-		}
-		defer f.Close()
-		if err := summary(f, os.Stdout); err != nil {
-			fmt.Fprintf(os.Stderr, "spawntimes: %s: %v\n", *summarize, err)
-			os.Exit(1)
-		}
+		samples.Summarize("spawntimes", append([]string{*summarize}, flag.Args()...), summary)
 		return
 	}
 	if *malg {
@@ -287,20 +280,11 @@ func parseCosts(line string) ([2][]int64, error) {
 	return c, nil
 }
 
-// profileQuantiles returns xs's 21 quantiles, 0 to 100% by 5%, as a costs
-// profile holds them (runtime.NumQuantiles).
-func profileQuantiles(xs []int64) string {
-	xs = slices.Clone(xs)
-	slices.Sort(xs)
-	parts := make([]string, 21)
-	for i := range parts {
-		parts[i] = strconv.FormatInt(xs[i*(len(xs)-1)/20], 10)
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}
-
 // costSummary prints the -malg recording's quantiles: every new G, every
-// reused one, and the new Gs by rank.
+// reused one, and the new Gs by rank; then the malg entry of a costs
+// profile made from them: the new Gs' quantiles less the probe's own
+// overhead (the reused Gs' median less the default profile's newproc
+// median) and no less than newproc's, p100 the recording's p99.5.
 func costSummary(costs [][2][]int64, w io.Writer) error {
 	var fresh, reused []int64
 	for _, c := range costs {
@@ -308,8 +292,9 @@ func costSummary(costs [][2][]int64, w io.Writer) error {
 		reused = append(reused, c[1]...)
 	}
 	fmt.Fprintf(w, "%d runs; ns a go statement, quantiles 0%%, 5%%, ..., 100%%\n", len(costs))
-	fmt.Fprintf(w, "new G (malg), n %d: %s\n", len(fresh), profileQuantiles(fresh))
-	fmt.Fprintf(w, "reused G (gfget), n %d: %s\n", len(reused), profileQuantiles(reused))
+	qf, qr := samples.Quantiles(fresh), samples.Quantiles(reused)
+	fmt.Fprintf(w, "new G (malg), n %d: %s\n", len(fresh), samples.Format(qf))
+	fmt.Fprintf(w, "reused G (gfget), n %d: %s\n", len(reused), samples.Format(qr))
 	for rank := range 16 {
 		var xs []int64
 		for _, c := range costs {
@@ -318,5 +303,13 @@ func costSummary(costs [][2][]int64, w io.Writer) error {
 		slices.Sort(xs)
 		fmt.Fprintf(w, "new G %2d: p10 %d p50 %d p90 %d\n", rank+1, xs[len(xs)/10], xs[len(xs)/2], xs[len(xs)*9/10])
 	}
+	newproc := runtime.DefaultCosts().Dists[runtime.CostNewproc].Quantiles
+	mid := runtime.NumQuantiles / 2
+	over := qr[mid] - newproc[mid]
+	malg := samples.Capped(fresh)
+	for i := range malg {
+		malg[i] = max(malg[i]-over, newproc[i])
+	}
+	fmt.Fprintf(w, "malg for a costs profile (less %dns of overhead, p100 the p99.5): {\"n\": %d, \"quantiles\": %s}\n", over, len(fresh), samples.Format(malg))
 	return nil
 }

@@ -35,7 +35,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,24 +42,18 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/schedlab/schedlab/bench/faithfulness/samples"
+	"github.com/schedlab/schedlab/runtime"
 )
 
 func main() {
-	summarize := flag.String("summarize", "", "summarize the recording in `FILE` instead of running")
+	summarize := flag.String("summarize", "", "summarize the recording in `FILE` instead of running (the files named after the flags too, pooled)")
 	sleeps := flag.Int("nanosleep", 0, "time `N` nanosleep(1ms) calls in a row instead of the race")
 	prints := flag.Int("println", 0, "time `N` fmt.Println calls in a row instead of the race")
 	flag.Parse()
 	if *summarize != "" {
-		f, err := os.Open(*summarize)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "syscalltimes:", err)
-			os.Exit(1)
-		}
-		defer f.Close()
-		if err := summary(f, os.Stdout); err != nil {
-			fmt.Fprintf(os.Stderr, "syscalltimes: %s: %v\n", *summarize, err)
-			os.Exit(1)
-		}
+		samples.Summarize("syscalltimes", append([]string{*summarize}, flag.Args()...), summary)
 		return
 	}
 	if *sleeps > 0 {
@@ -211,9 +204,18 @@ func summary(r io.Reader, w io.Writer) error {
 			return fmt.Errorf("-println lines and other lines in one recording")
 		}
 		fmt.Fprintf(w, "fmt.Println, ns, quantiles 0%%, 5%%, ..., 100%%\n")
-		fmt.Fprintf(w, "first call, n %d: %s\n", len(firstPrint), quantiles21(firstPrint))
+		fmt.Fprintf(w, "first call, n %d: %s\n", len(firstPrint), samples.Format(samples.Quantiles(firstPrint)))
 		if len(laterPrint) > 0 {
-			fmt.Fprintf(w, "later calls, n %d: %s\n", len(laterPrint), quantiles21(laterPrint))
+			// print_first is what the first line costs more than a
+			// later one: the later calls' median is the line's write
+			// and fmt's warm work.
+			later := samples.Quantiles(laterPrint)[runtime.NumQuantiles/2]
+			fmt.Fprintf(w, "later calls, n %d: %s\n", len(laterPrint), samples.Format(samples.Quantiles(laterPrint)))
+			extra := make([]int64, len(firstPrint))
+			for i, v := range firstPrint {
+				extra[i] = v - later
+			}
+			fmt.Fprintf(w, "print_first for a costs profile (less the later calls' median, %dns; p100 the p99.5): {\"n\": %d, \"quantiles\": %s}\n", later, len(extra), samples.Format(samples.Capped(extra)))
 		}
 		return nil
 	}
@@ -221,7 +223,8 @@ func summary(r io.Reader, w io.Writer) error {
 		if n > 0 {
 			return fmt.Errorf("race lines and -nanosleep lines in one recording")
 		}
-		fmt.Fprintf(w, "nanosleep(1ms) past 1ms, ns, n %d, quantiles 0%%, 5%%, ..., 100%%: %s\n", len(late), quantiles21(late))
+		fmt.Fprintf(w, "nanosleep(1ms) past 1ms, ns, n %d, quantiles 0%%, 5%%, ..., 100%%: %s\n", len(late), samples.Format(samples.Quantiles(late)))
+		fmt.Fprintf(w, "syscall_timer_late for a costs profile (p100 the p99.5): {\"n\": %d, \"quantiles\": %s}\n", len(late), samples.Format(samples.Capped(late)))
 		return nil
 	}
 	if n == 0 {
@@ -266,16 +269,4 @@ func quantile(xs []int64, p float64) int64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[int(p*float64(len(s)-1))]
-}
-
-// quantiles21 returns xs's 21 quantiles, 0% to 100% by 5%, as a costs
-// profile holds them, in brackets.
-func quantiles21(xs []int64) string {
-	xs = slices.Clone(xs)
-	slices.Sort(xs)
-	parts := make([]string, 21)
-	for i := range parts {
-		parts[i] = strconv.FormatInt(xs[i*(len(xs)-1)/20], 10)
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
 }

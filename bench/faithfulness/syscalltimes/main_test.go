@@ -15,6 +15,10 @@ func TestSummaryNanosleep(t *testing.T) {
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("summary:\n%s\nwant it to contain %q", out.String(), want)
 	}
+	// The profile's entry: p100 the p99.5 (with 11 samples, the 10th).
+	if want := `syscall_timer_late for a costs profile (p100 the p99.5): {"n": 11, "quantiles": [100, 100, 200, 200, 300, 300, 400, 400, 500, 500, 600, 600, 700, 700, 800, 800, 900, 900, 1000, 1000, 1000]}`; !strings.Contains(out.String(), want) {
+		t.Errorf("summary:\n%s\nwant it to contain %q", out.String(), want)
+	}
 }
 
 func TestSummaryRace(t *testing.T) {
@@ -48,6 +52,8 @@ func TestSummaryPrintln(t *testing.T) {
 		"first call, n 2: [50000, 50000, ",
 		", 60000]",
 		"later calls, n 2: [1000, ",
+		// less the later calls' median, 1000ns
+		`print_first for a costs profile (less the later calls' median, 1000ns; p100 the p99.5): {"n": 2, "quantiles": [49000, `,
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, out.String())

@@ -1,0 +1,76 @@
+// Package samples reads the recordings of bench/faithfulness's timing
+// tools (spawntimes, syscalltimes) and turns their samples into the 21
+// quantiles of a costs profile's entry, so that a profile's cost is made
+// from its recordings by a command, not by hand.
+//
+// The quantiles are nearest-rank (the sample at rank (n-1)·i/20, rounded
+// down), as the shipped default's malg and syscall_timer_late were made;
+// internal/calibrate's Quantiles interpolates between ranks, which moves
+// a quantile by less than the gap between two samples.
+package samples
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/runtime"
+)
+
+// Quantiles returns the 21 quantiles of xs (at least one sample), 0% to
+// 100% by 5%.
+func Quantiles(xs []int64) [runtime.NumQuantiles]int64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	var q [runtime.NumQuantiles]int64
+	for i := range q {
+		q[i] = s[i*(len(s)-1)/(runtime.NumQuantiles-1)]
+	}
+	return q
+}
+
+// Capped is Quantiles with its p100 lowered to the samples' p99.5 (no
+// lower than p95): above it lie the OS's preemptions of the thread, which
+// the profile's stall costs model, and a profile's sampling interpolates
+// between p95 and p100, so one such outlier would weigh on a twentieth of
+// the draws.
+func Capped(xs []int64) [runtime.NumQuantiles]int64 {
+	q := Quantiles(xs)
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	q[runtime.NumQuantiles-1] = max(s[int(0.995*float64(len(s)-1))], q[runtime.NumQuantiles-2])
+	return q
+}
+
+// Format writes q as a profile's file holds it: "[55, 65, ...]".
+func Format(q [runtime.NumQuantiles]int64) string {
+	parts := make([]string, len(q))
+	for i, v := range q {
+		parts[i] = strconv.FormatInt(v, 10)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// Summarize runs summary on the recordings in paths, read one after the
+// other as one recording (so that two recordings pool their samples), and
+// writes what it prints to standard output. An error names the tool and
+// the files, and exits with status 1.
+func Summarize(tool string, paths []string, summary func(io.Reader, io.Writer) error) {
+	var rs []io.Reader
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", tool, err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		rs = append(rs, f)
+	}
+	if err := summary(io.MultiReader(rs...), os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %s: %v\n", tool, strings.Join(paths, " "), err)
+		os.Exit(1)
+	}
+}

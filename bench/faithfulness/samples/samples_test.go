@@ -1,0 +1,40 @@
+package samples
+
+import (
+	"testing"
+
+	"github.com/schedlab/schedlab/runtime"
+)
+
+func TestQuantilesNearestRank(t *testing.T) {
+	// 201 samples 0..200, shuffled: the i-th quantile is 10·i.
+	xs := make([]int64, 201)
+	for i := range xs {
+		xs[i] = int64((i * 37) % 201)
+	}
+	q := Quantiles(xs)
+	for i, v := range q {
+		if v != int64(10*i) {
+			t.Fatalf("quantile %d is %d, want %d: %v", i, v, 10*i, q)
+		}
+	}
+	if got := Format([runtime.NumQuantiles]int64{1, 2}); got != "[1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]" {
+		t.Errorf("Format: %s", got)
+	}
+}
+
+func TestCappedAtP995(t *testing.T) {
+	// 1000 samples 1..1000 and one outlier: p100 becomes the p99.5.
+	xs := make([]int64, 1001)
+	for i := range 1000 {
+		xs[i] = int64(i + 1)
+	}
+	xs[1000] = 9_000_000
+	q := Capped(xs)
+	if q[runtime.NumQuantiles-1] != 996 {
+		t.Errorf("capped p100 %d, want 996 (the p99.5)", q[runtime.NumQuantiles-1])
+	}
+	if q[runtime.NumQuantiles-2] != Quantiles(xs)[runtime.NumQuantiles-2] {
+		t.Errorf("capping moved p95")
+	}
+}
