@@ -24,25 +24,15 @@ import (
 	goruntime "runtime"
 	"strconv"
 	"strings"
-	gosyscall "syscall"
 	"testing"
 	"time"
 
 	"go.starlark.net/starlark"
 
+	"github.com/schedlab/schedlab/internal/cputime"
 	"github.com/schedlab/schedlab/runtime"
 	"github.com/schedlab/schedlab/trace"
 )
-
-// processCPU returns the CPU time (user and system) the process has used
-// so far.
-func processCPU() time.Duration {
-	var ru gosyscall.Rusage
-	if err := gosyscall.Getrusage(gosyscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // A cpuClock reports the CPU time per op as the metric cpu-ns/op, beside
 // the wall time of ns/op. On a shared machine, wall time also counts the
@@ -50,13 +40,13 @@ func processCPU() time.Duration {
 // does not. The Python and Lua peers in bench/ report CPU time too.
 type cpuClock struct{ start time.Duration }
 
-func (c *cpuClock) reset() { c.start = processCPU() }
+func (c *cpuClock) reset() { c.start = cputime.Process() }
 
 func (c *cpuClock) report(b *testing.B) {
 	if b.N < 1 {
 		return // inside b.Loop, whose ops the script does not count
 	}
-	b.ReportMetric(float64(processCPU()-c.start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-c.start)/float64(b.N), "cpu-ns/op")
 }
 
 // benchRun runs src with N = b.N and reset_timer predeclared, plus extra,

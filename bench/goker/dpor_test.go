@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/schedlab/schedlab/internal/check"
+	"github.com/schedlab/schedlab/internal/cputime"
 	"github.com/schedlab/schedlab/internal/explore"
 )
 
@@ -102,7 +103,7 @@ func BenchmarkKubernetes11298(b *testing.B) {
 	opts.Timeout = 0 // a loaded machine must not cut the run short
 	for _, red := range []check.Reduction{check.NoReduction, check.DPOR} {
 		b.Run(red.String(), func(b *testing.B) {
-			cpu := processCPU()
+			cpu := cputime.Process()
 			for b.Loop() {
 				v, err := check.Walk(check.Config{Program: sc.prog, Options: opts, Bound: 1, MaxSchedules: 1, Reduction: red}, func(r *check.Run) bool {
 					if r.Result.Outcome != "ok" || len(r.Points) != 12_590_845 {
@@ -114,7 +115,7 @@ func BenchmarkKubernetes11298(b *testing.B) {
 					b.Fatalf("%v, %v", v, err)
 				}
 			}
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

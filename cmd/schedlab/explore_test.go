@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/schedlab/schedlab/internal/cli"
+	"github.com/schedlab/schedlab/internal/cputime"
 	"github.com/schedlab/schedlab/internal/explore"
 	"github.com/schedlab/schedlab/lang"
 )
@@ -84,10 +85,10 @@ func BenchmarkExplore(b *testing.B) {
 		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
 			plan := &explore.Plan{Runs: b.N, SeedStart: 1, Procs: []int{2}}
 			b.ReportAllocs()
-			start, cpu := time.Now(), processCPU()
+			start, cpu := time.Now(), cputime.Process()
 			t := explore.Sweep(plan, sr.newJob, explore.SweepOptions{Jobs: jobs})
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "runs/s")
-			if cpu := processCPU() - cpu; cpu > 0 {
+			if cpu := cputime.Process() - cpu; cpu > 0 {
 				b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/run")
 			}
 			for _, c := range t.Classes {

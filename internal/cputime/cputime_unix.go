@@ -1,15 +1,15 @@
 //go:build unix
 
-package main
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the CPU time (user and system) the process has used
-// so far, or 0 if it cannot tell.
-func processCPU() time.Duration {
+// Process returns the CPU time (user and system) the process has used so
+// far, or 0 if it cannot tell.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
