@@ -254,6 +254,12 @@ func writeGoroutine(w io.Writer, g *runtime.G, leaked bool) {
 		status += " (leaked)"
 	}
 	fmt.Fprintf(w, "goroutine %d [%s]:\n", g.ID(), status)
+	if g.InStartup() {
+		// Go's traceback shows runtime.main's own frames here
+		// (gcenable, doInit); the program has none yet.
+		io.WriteString(w, "  runtime.main: the start-up, before main.main\n")
+		return
+	}
 	gr := goroutineOfG(g)
 	if gr == nil {
 		return

@@ -166,19 +166,20 @@ func TestTerminal(t *testing.T) {
 	p.send("C-u")
 	p.waitEnd("[0s] >>>") // the line and the list of candidates are gone
 
-	// Three goroutines on 2 Ps: runnext holds the last one spawned.
-	if out := p.line(":runq", "[0s] >>>"); !strings.Contains(out, "runnext=G19  ring=[G17 G18]") {
+	// Three goroutines on 2 Ps: runnext holds the last one spawned, behind
+	// the runtime's G5 and G6, queued by runtime.main's start-up.
+	if out := p.line(":runq", "[0s] >>>"); !strings.Contains(out, "runnext=G7  ring=[G5 G6]") || !strings.Contains(out, "ring=[G17]") {
 		t.Errorf(":runq after three spawns:\n%s", out)
 	}
-	// The idle P's M spins and steals half of the other P's ring.
-	if out := p.line(":step", "[0s] >>>"); !strings.Contains(out, "MSpinning") {
+	// The other P runs the runtime's G17, which parks for good.
+	if out := p.line(":step", "[0s] >>>"); !strings.Contains(out, "G17   GoStart") {
 		t.Errorf(":step 1:\n%s", out)
 	}
-	if out := p.line(":step", "[0s] >>>"); !strings.Contains(out, "RunqSteal      from=P1 n=1 g=G17") {
+	if out := p.line(":step", "[0s] >>>"); !strings.Contains(out, `G17   GoBlock        reason="GOMAXPROCS updater (idle)"`) {
 		t.Errorf(":step 2:\n%s", out)
 	}
-	if out := p.line(":runq", "[0s] >>>"); !strings.Contains(out, "runnext=G19  ring=[G18]") || !strings.Contains(out, "spinning Ms: [M0]") {
-		t.Errorf(":runq after the steal:\n%s", out)
+	if out := p.line(":runq", "[0s] >>>"); !strings.Contains(out, "runnext=G7  ring=[G5 G6]") || !strings.Contains(out, "schedtick=4  curg=-  runnext=-   ring=[]") {
+		t.Errorf(":runq after G17 parked:\n%s", out)
 	}
 	// States are coloured.
 	mark = len(strings.TrimRight(p.screen(), "\n"))

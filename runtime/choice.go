@@ -19,7 +19,10 @@
 //     gopreempt_m). It is asked only when another G could run on the P
 //     instead: its runnext, its local run queue or the global queue holds
 //     one. A preemption with nothing else to run would put the G back on
-//     the same P at once: the same schedule, counted twice.
+//     the same P at once: the same schedule, counted twice. Nor is it
+//     asked when only the runtime's own goroutines wait (startup.go):
+//     they park at once and touch nothing of the program's, so running
+//     them first gives the program's schedule again.
 //   - ChoiceInterleave, at a safe point where the G runs on (no
 //     preemption), when something else is due at this very instant:
 //     another P's G, a timer, the world outside. 0 goes on; 1 lets every
@@ -119,7 +122,7 @@ func (m *Machine) chooserPreempt(gp *G) bool {
 		return false
 	}
 	pp := gp.mp.p
-	if pp.runnext == nil && pp.runqhead == pp.runqtail && m.runq.size == 0 {
+	if pp.runnext == nil && pp.runqhead == pp.runqtail && m.runq.size == 0 || !m.programGQueued(pp) {
 		return false
 	}
 	if m.tracker != nil {
@@ -129,6 +132,29 @@ func (m *Machine) chooserPreempt(gp *G) bool {
 		}
 	}
 	return m.choose(ChoicePreempt, gp, 2) == 1
+}
+
+// programGQueued reports whether one of the program's goroutines, not only
+// the runtime's own (G.system, startup.go), waits in pp's runnext, in its
+// local run queue or in the global queue. A preemption that could run
+// only the runtime's goroutines is not a choice: they park at once and
+// touch nothing of the program's, so it would give the program's schedule
+// again, counted twice.
+func (m *Machine) programGQueued(pp *P) bool {
+	if pp.runnext != nil && !pp.runnext.system {
+		return true
+	}
+	for i := pp.runqhead; i != pp.runqtail; i++ {
+		if !pp.runq[i%runqSize].system {
+			return true
+		}
+	}
+	for gp := m.runq.head; gp != nil; gp = gp.schedlink {
+		if !gp.system {
+			return true
+		}
+	}
+	return false
 }
 
 // chooserInterleave reports whether the Chooser lets the actions due now
@@ -305,18 +331,40 @@ func (m *Machine) alternative(gp *G, pp *P) int64 {
 		// findRunnable's fairness check takes the global queue's head:
 		// gp itself, at its tail, if the queue was empty.
 		if h := m.runq.head; h != nil {
+			if h.system {
+				return 0 // it parks, and the P looks again
+			}
 			return h.goid
 		}
 		return gp.goid
 	}
-	if pp.runnext != nil {
-		return pp.runnext.goid
+	// The runtime's own goroutines (startup.go) ahead of the program's
+	// run first and park at once; then the P looks again, in the same
+	// order, a schedtick later each time.
+	skipped := uint32(0)
+	var next *G
+	take := func(g *G) bool {
+		if g.system {
+			skipped++
+			return false
+		}
+		next = g
+		return true
 	}
-	if pp.runqhead != pp.runqtail {
-		return pp.runq[pp.runqhead%runqSize].goid
+	found := pp.runnext != nil && take(pp.runnext)
+	for i := pp.runqhead; !found && i != pp.runqtail; i++ {
+		found = take(pp.runq[i%runqSize])
 	}
-	if h := m.runq.head; h != nil {
-		return h.goid
+	for g := m.runq.head; !found && g != nil; g = g.schedlink {
+		found = take(g)
 	}
-	return 0
+	if !found {
+		return 0
+	}
+	for t := uint32(1); t <= skipped; t++ {
+		if (pp.schedtick+t)%61 == 0 {
+			return 0 // the fairness check may take the global queue's head first
+		}
+	}
+	return next.goid
 }

@@ -255,8 +255,9 @@ type Machine struct {
 	safePoints int64
 	tracker    Tracker // cfg.Chooser's footprint recorder, or nil (choice.go)
 
-	onAdvance func(next int64)            // called before the clock moves
-	onMain    func(now int64, p, m int32) // called when runtime.main calls main.main (OnMain, startup.go)
+	onAdvance   func(next int64)            // called before the clock moves
+	onMain      func(now int64, p, m int32) // called when runtime.main calls main.main (OnMain, startup.go)
+	mainStarted bool                        // runtime.main has called main.main (G.InStartup)
 
 	cost        [NumCosts]int64    // the median of each cost of cfg.Costs
 	charged     [NumCosts]CostKind // the cost of cfg.Costs each is charged as (Costs.charged)

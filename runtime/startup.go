@@ -96,6 +96,7 @@ func runtimeMain(main Func) Func {
 		g.initWork(packageInitAfter)
 		g.unlockOSThread()
 		// fn := main_main; fn()
+		g.m.mainStarted = true
 		if f := g.m.onMain; f != nil {
 			f(g.m.now, g.mp.p.id, g.mp.id)
 		}
@@ -111,6 +112,13 @@ func runtimeMain(main Func) Func {
 // text trace folds the start-up with it (trace.Text.FoldStartup). nil
 // stops the call.
 func (m *Machine) OnMain(f func(now int64, p, m int32)) { m.onMain = f }
+
+// InStartup reports whether g is G1 still in runtime.main's start-up,
+// before main.main (Config.RuntimeMain): a goroutine dump shows it there,
+// with no frame of the program's yet.
+func (g *G) InStartup() bool {
+	return g.goid == 1 && g.m.cfg.RuntimeMain && !g.m.mainStarted
+}
 
 // gcenable starts the background sweeper and scavenger and waits until
 // each has sent on c that it runs. Mirrors gcenable.
@@ -147,7 +155,21 @@ func (g *G) goSystem(name string, fn Func) {
 	g.spendCost(m.newprocCost(g.mp.p))
 	pp := g.mp.p
 	newg := m.newproc1(fn, g, pp, name)
+	if st, ok := m.tracker.(SystemTracker); ok {
+		st.System(newg.goid)
+	}
 	m.newprocput(pp, g.mp, g, newg, name)
+}
+
+// A SystemTracker is a Tracker told, besides, which goroutines are the
+// runtime's own: they park at once and touch nothing of the program's, so
+// schedlab check's reduction leaves them out of its races
+// (internal/check, dpor.go).
+type SystemTracker interface {
+	Tracker
+	// System says that goroutine g, just created, is one of the
+	// runtime's own (isSystemGoroutine).
+	System(g int64)
 }
 
 // initWork is d ns of init code run by G1, when code takes time.

@@ -81,8 +81,9 @@ const (
 // and docs/trace-format.md for the format). It implements runtime.Tracer.
 // Output is buffered: call Flush when the run ends.
 type Text struct {
-	w    *bufio.Writer
-	fold *startupFold // the start-up being folded, until main.main begins; nil when not folding
+	w      *bufio.Writer
+	fold   *startupFold // the start-up being folded, until main.main begins; nil when not folding
+	folded int          // the events MainStart folded into its line
 }
 
 // A startupFold holds the text of runtime.main's start-up while it is
@@ -152,6 +153,7 @@ func (t *Text) MainStart(now int64, p, m int32) {
 		return
 	}
 	t.fold = nil
+	t.folded = f.events
 	b := append(t.w.AvailableBuffer(), "# start-up: "...)
 	b = strconv.AppendInt(b, int64(f.events), 10)
 	if f.events == 1 {
@@ -174,6 +176,11 @@ func (t *Text) MainStart(now int64, p, m int32) {
 	b = append(b, '\n')
 	t.w.Write(b)
 }
+
+// Folded returns the number of events (prints not counted) that MainStart
+// folded into its one line: 0 before main.main begins, and for a trace
+// that does not fold.
+func (t *Text) Folded() int { return t.folded }
 
 // Close ends the trace: it writes the start-up events still held, if
 // main.main never began, then flushes. It returns the first error met by

@@ -275,6 +275,9 @@ func TestTextFoldStartup(t *testing.T) {
 	if got := folded.String(); got != want {
 		t.Errorf("folded trace:\n%s\nwant\n%s", got, want)
 	}
+	if n := tw.Folded(); n != 9 {
+		t.Errorf("Folded() = %d, want the 9 events of the line", n)
+	}
 
 	// main.main never began: nothing is hidden.
 	var cut bytes.Buffer
@@ -286,6 +289,9 @@ func TestTextFoldStartup(t *testing.T) {
 	}
 	if cut.String() != whole.String() {
 		t.Errorf("a start-up that never reached main.main was written as\n%s\nwant every event:\n%s", cut.String(), whole.String())
+	}
+	if n := tw.Folded(); n != 0 {
+		t.Errorf("Folded() = %d for a start-up that never reached main.main, want 0", n)
 	}
 
 	// Not folding: MainStart writes nothing.

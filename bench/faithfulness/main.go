@@ -17,7 +17,7 @@
 //
 // Run it from the repository's root:
 //
-//	go run ./bench/faithfulness [-runs 2000] [-startup bare|go] [-print free|syscall] [-check] [program...]
+//	go run ./bench/faithfulness [-runs 2000] [-startup go|bare] [-print free|syscall] [-check] [program...]
 //
 // It builds schedlab from the working tree (or uses -schedlab), runs it as a
 // user would, prints a Markdown table on stdout and progress on stderr.
@@ -69,7 +69,7 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.schedlab, "schedlab", "", "the schedlab `command` to measure (default: go build ./cmd/schedlab from the working tree)")
 	fs.IntVar(&cfg.runs, "runs", 2000, "explore `N` runs of each twin")
 	fs.StringVar(&cfg.perturb, "perturb", "timing", "explore's --perturb `mode`")
-	fs.StringVar(&cfg.startup, "startup", "bare", "the `start-up` of every run and sweep (--startup): bare, or go for runtime.main's")
+	fs.StringVar(&cfg.startup, "startup", "go", "the `start-up` of every run and sweep (--startup): go, runtime.main's, as schedlab's default, or bare")
 	fs.StringVar(&cfg.print, "print", "free", "what a printed line costs in every run and sweep (--print): `free`, or syscall for Go's write(2)")
 	fs.StringVar(&cfg.costs, "costs", "default", "the costs `profile` of every run and sweep (--costs): default, zero, or a file")
 	fs.Float64Var(&cfg.minFreq, "min", 0.01, "the `frequency` from which an outcome counts for found and unsound")
@@ -278,7 +278,7 @@ func writeReport(w io.Writer, cfg *config, rows []row) bool {
 		mean = tvdSum / float64(len(rows))
 	}
 	flags := ""
-	if cfg.startup != "bare" {
+	if cfg.startup != "go" {
 		flags += " --startup=" + cfg.startup
 	}
 	if cfg.costs != "default" {

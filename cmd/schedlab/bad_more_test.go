@@ -49,7 +49,7 @@ var moreBadCases = []badCase{
 	// The wall-clock timeout holds inside one builtin call and through a
 	// flood of schedtrace lines.
 	{"one long builtin call, timeout", run("str_nested.star", "--timeout=300ms"), 2, []string{`^schedlab: wall-clock timeout of 300ms reached \(--timeout=300ms\)$`, `^goroutine 1 \[running\]:$`, `^  str_nested.star:6:14: in <toplevel>$`, `^schedlab: goroutine 1 is still inside one call of str, and a call cannot be stopped halfway: the process exits$`}, ""},
-	{"schedtrace=1ns, timeout", run("schedtrace_flood.star", "--schedtrace=1ns", "--timeout=200ms"), 2, []string{`^SCHED 0ms: gomaxprocs=1 `, `^schedlab: wall-clock timeout of 200ms reached \(--timeout=200ms\)$`, `^goroutine 1 \[(sleep|runnable|running)\]:$`}, ""},
+	{"schedtrace=1ns, timeout", run("schedtrace_flood.star", "--schedtrace=1ns", "--timeout=200ms"), 2, []string{`^SCHED 0ms: gomaxprocs=1 `, `^schedlab: wall-clock timeout of 200ms reached \(--timeout=200ms\)$`, `^goroutine 1 \[(sleep|runnable|running|chan receive)\]:$`}, ""},
 	{"scheddetail, schedtrace=1ns, timeout", run("schedtrace_flood.star", "--schedtrace=1ns", "--scheddetail", "--timeout=200ms"), 2, []string{`^  P0: status=\d `, `^schedlab: wall-clock timeout of 200ms reached`}, ""},
 
 	// The end of the virtual clock: deadlines saturate, and a run with
@@ -130,7 +130,7 @@ var moreBadCases = []badCase{
 	{"traffic with n < 0", run("traffic_n_negative.star"), 2, []string{`^panic: traffic: n -1: want at least 0 requests$`, `traffic_n_negative\.star:1:8`}, ""},
 	{"traffic with an unknown arrival", run("traffic_arrival.star"), 2, []string{`^panic: traffic: unknown arrival "burst": want one of poisson, uniform, const$`, `traffic_arrival\.star:1:8`}, ""},
 	{"dial nobody: the error value, then a read on it", run("dial_refused.star"), 2, []string{`^panic: error has no \.read: the value is the error "dial tcp localhost:9: connect: connection refused", not a connection \(check is_error\(v\) first\)$`, `dial_refused\.star:3:8: in <toplevel>$`}, "dial tcp localhost:9: connect: connection refused\n"},
-	{"traffic over, every goroutine in IO wait", run("net_idle.star"), 2, []string{`^schedlab: no traffic left: every goroutine is asleep, and those in IO wait would wait for ever$`, `^goroutine 1 \[IO wait\]:$`, `^goroutine 2 \[IO wait\]:$`, `net_idle\.star:5:21: in serve$`}, ""},
+	{"traffic over, every goroutine in IO wait", run("net_idle.star"), 2, []string{`^schedlab: no traffic left: every goroutine is asleep, and those in IO wait would wait for ever$`, `^goroutine 1 \[IO wait\]:$`, `^goroutine 7 \[IO wait\]:$`, `net_idle\.star:5:21: in serve$`}, ""},
 	{"write on a closed connection", run("write_closed.star"), 0, nil, "write tcp :80->127.0.0.1:50000: use of closed network connection\n"},
 	{"negative network latency", run("write_closed.star", "--net-latency=-1ms"), 2, []string{`^schedlab run: invalid value "-1ms" for flag -net-latency: negative duration$`}, ""},
 	{"gogc below -1", run("write_closed.star", "--gogc=-2"), 2, []string{`^schedlab run: invalid value "-2" for flag -gogc: percent -2 is below -1 \(off\)$`}, ""},

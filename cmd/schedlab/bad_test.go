@@ -89,13 +89,13 @@ var badCases = []badCase{
 	// Misuse of channels, tasks and sync: Go's texts.
 	{"send on closed channel", run("send_on_closed.star"), 2, []string{`^panic: send on closed channel$`, `^  send_on_closed.star:3:8: in <toplevel>$`}, ""},
 	{"close of closed channel", run("close_of_closed.star"), 2, []string{`^panic: close of closed channel$`, `^  close_of_closed.star:3:9: in <toplevel>$`}, ""},
-	{"ready of a runnable goroutine", run("ready_runnable.star"), 2, []string{`^panic: ready of goroutine 2, which is not parked \(it is runnable\)$`, `^  ready_runnable.star:2:6: in <toplevel>$`}, ""},
-	{"ready of a dead goroutine", run("ready_dead.star"), 2, []string{`^panic: ready of goroutine 2, which is not parked \(it is dead\)$`, `^  ready_dead.star:3:6: in <toplevel>$`}, "hi\n"},
-	{"ready of a blocked goroutine", run("ready_blocked.star"), 2, []string{`^panic: ready of goroutine 2, which is blocked on chan receive, not parked by park\(\)$`}, ""},
+	{"ready of a runnable goroutine", run("ready_runnable.star"), 2, []string{`^panic: ready of goroutine 7, which is not parked \(it is runnable\)$`, `^  ready_runnable.star:2:6: in <toplevel>$`}, ""},
+	{"ready of a dead goroutine", run("ready_dead.star"), 2, []string{`^panic: ready of goroutine 7, which is not parked \(it is dead\)$`, `^  ready_dead.star:3:6: in <toplevel>$`}, "hi\n"},
+	{"ready of a blocked goroutine", run("ready_blocked.star"), 2, []string{`^panic: ready of goroutine 7, which is blocked on chan receive, not parked by park\(\)$`}, ""},
 	{"ready of itself", run("ready_self.star"), 2, []string{`^panic: ready of goroutine 1, which is not parked \(it is running\)$`}, ""},
 	{"unlock of unlocked mutex", run("unlock_unlocked.star"), 2, []string{`^fatal error: sync: unlock of unlocked mutex$`, `^  unlock_unlocked.star:2:10: in <toplevel>$`}, ""},
 	{"negative waitgroup", run("negative_waitgroup.star"), 2, []string{`^panic: sync: negative WaitGroup counter$`}, ""},
-	{"append during iteration", run("mutate_during_iteration.star"), 2, []string{`^panic: append: cannot append to list during iteration$`, `^goroutine 2 \[running\]:$`, `^  mutate_during_iteration.star:3:13: in adder$`}, ""},
+	{"append during iteration", run("mutate_during_iteration.star"), 2, []string{`^panic: append: cannot append to list during iteration$`, `^goroutine 7 \[running\]:$`, `^  mutate_during_iteration.star:3:13: in adder$`}, ""},
 	{"park with no one to ready", run("deadlock_park.star"), 2, []string{`^fatal error: all goroutines are asleep - deadlock!$`, `^goroutine 1 \[parked \(leaked\)\]:$`, `^  deadlock_park.star:1:5: in <toplevel>$`}, ""},
 	{"select with no cases", run("deadlock_select.star"), 2, []string{`^fatal error: all goroutines are asleep - deadlock!$`, `^goroutine 1 \[select \(no cases\) \(leaked\)\]:$`}, ""},
 
@@ -115,7 +115,7 @@ var badCases = []badCase{
 
 	// Recursion is bounded by a depth limit; sizes are bounded.
 	{"unbounded recursion", run("recursion.star"), 2, []string{`^fatal error: stack overflow \(more than 10000 nested calls\)$`, `^  recursion.star:2:13: in f$`, `^  \.\.\.\d+ frames elided\.\.\.$`, `^  recursion.star:3:2: in <toplevel>$`}, ""},
-	{"mutual recursion in a goroutine", run("mutual_recursion.star"), 2, []string{`^fatal error: stack overflow \(more than 10000 nested calls\)$`, `^goroutine 2 \[running\]:$`}, ""},
+	{"mutual recursion in a goroutine", run("mutual_recursion.star"), 2, []string{`^fatal error: stack overflow \(more than 10000 nested calls\)$`, `^goroutine 7 \[running\]:$`}, ""},
 	{"huge shift", run("huge_shift.star"), 2, []string{`^panic: shift count too large: 100000$`, `^  huge_shift.star:1:7: in <toplevel>$`}, ""},
 	{"huge string", run("huge_string.star"), 2, []string{`^panic: repeat count 1099511627776 too large$`}, ""},
 	{"huge list", run("huge_list.star"), 2, []string{`^panic: repeat count 1099511627776 too large$`}, ""},

@@ -26,7 +26,7 @@ import (
 	"github.com/schedlab/schedlab/trace/tracetest"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/stealing-timeline.html, docs/timeline-stealing.png, docs/playground.png, docs/go-tool-trace-stealing.png and the tables of docs/variants.md")
+var update = flag.Bool("update", false, "rewrite the files that testdata/script/*.txtar compare against, docs/stealing-timeline.html, docs/timeline-stealing.png, docs/playground.png, docs/go-tool-trace-stealing.png and the tables of docs/variants.md")
 
 // browserPaths are the browsers the tests look for, on PATH first.
 var browserPaths = []string{"chromium", "chromium-browser", "google-chrome", "/usr/bin/chromium"}

@@ -23,9 +23,9 @@ func TestExploreFindsTheExamples(t *testing.T) {
 		outcome string
 		seed    int
 	}{
-		{"lost_update", "assert", 1},
-		{"lock_order", "deadlock", 6},
-		{"missed_wakeup", "deadlock", 3},
+		{"lost_update", "assert", 7},
+		{"lock_order", "deadlock", 17},
+		{"missed_wakeup", "deadlock", 13},
 	} {
 		script := "../../examples/" + test.name + ".star"
 		var stdout, stderr bytes.Buffer

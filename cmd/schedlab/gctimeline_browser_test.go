@@ -147,7 +147,7 @@ func TestTimelineGCInBrowser(t *testing.T) {
 		}
 		t.Errorf("no GC span of kind %d wide enough to hover", kind)
 	}
-	hover(0, "GC cycle 1 (the heap reached the trigger), begun by G1 main\n")
+	hover(0, "GC cycle 1 (the heap reached the trigger), begun by G20 busy\n")
 	hover(2, "G")
 	if tip := eval[string](t, p, `window.__schedlab.tip()`); !strings.Contains(tip, " mark worker, dedicated, marking on P") {
 		t.Errorf("tooltip over a worker: %q", tip)

@@ -20,9 +20,14 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the command-line tests in testdata/script/*.txtar.
 // $EXAMPLES is the repository's examples directory, for scripts that run
-// an example as it is.
+// an example as it is; $GOKER is bench/goker, the GoKer kernels' ports. With -update, a cmp whose second file is in the
+// archive rewrites that file (read the diff before committing it).
 func TestScripts(t *testing.T) {
 	examples, err := filepath.Abs("../../examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goker, err := filepath.Abs("../../bench/goker")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,12 +35,14 @@ func TestScripts(t *testing.T) {
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("EXAMPLES", examples)
+			env.Setenv("GOKER", goker)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": status,
 		},
 		RequireExplicitExec: true,
+		UpdateScripts:       *update, // cmp's files in the archive, for a diff to read
 	})
 }
 

@@ -350,12 +350,12 @@ func checkTimeout(t *testing.T, p *page) {
 
 // checkTraceFilter filters the text trace of a run by P and by G: the
 // trace tab then shows just the events on that P, or those of that G
-// (run by it, or naming it, as GoCreate new=G9 and GoUnblock g=G9 do).
+// (run by it, or naming it, as GoCreate new=G20 and GoUnblock g=G20 do).
 func checkTraceFilter(t *testing.T, p *page) {
 	run := runInPage(t, p, "stealing.star", exampleSrc(t, "stealing.star"), []string{"--procs=4"})
 	events := eventLinesOf(run.Trace)
 	col := regexp.MustCompile(`^ *-?[0-9]+\.[0-9]{3}µs (\S+) +(\S+) +(\S+) +(\S+)(.*)$`)
-	for _, tc := range []struct{ g, p string }{{"", "P1"}, {"9", ""}, {"G9", "P0"}, {"G1", ""}} {
+	for _, tc := range []struct{ g, p string }{{"", "P1"}, {"20", ""}, {"G20", "P0"}, {"G1", ""}} {
 		gw := "G" + strings.TrimPrefix(tc.g, "G")
 		named := regexp.MustCompile(`(^|[^A-Za-z0-9])` + gw + `([^0-9]|$)`)
 		var want []string

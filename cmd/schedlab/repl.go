@@ -106,10 +106,10 @@ Flags:
   --sched VARIANT   the world's scheduler variant: go (default), central,
                     handoff, eager, no-runnext, no-steal, runq=N
                     (docs/variants.md)
-  --startup bare|go how the world starts: bare (default) starts G1 alone on
-                    M0 and P0, the textbook start; go runs runtime.main's
+  --startup bare|go how the world starts: go (default) runs runtime.main's
                     start-up first, its own goroutines and the threads they
-                    woke, as every Go program starts (docs/runtime.md)
+                    woke, as every Go program starts; bare starts G1 alone
+                    on M0 and P0, the textbook start (docs/runtime.md)
   --gogc PERCENT|off
                     the garbage collector's GOGC at start (default 100)
   --memlimit SIZE|off

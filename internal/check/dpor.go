@@ -196,6 +196,7 @@ type tracker struct {
 	order    int     // transitions begun so far
 	lastSlot int32   // the slot of the last goroutine transition
 	nextAlt  int64   // the last Alternative, for the next choice point
+	system   []int64 // the runtime's own goroutines (System)
 	slab     []int32 // what is left of the slab newClock cuts clocks from
 
 	// Sleep sets (sleep.go), kept only when sleeping.
@@ -270,7 +271,7 @@ func (t *tracker) begin() {
 	c[t.cur] = seq
 	t.start, t.vc = c, c
 	s.vc = c
-	if t.g != 0 {
+	if t.g != 0 && !slices.Contains(t.system, t.g) {
 		t.touch(globalKey{}, runtime.AccessRead)
 		if t.heap {
 			t.touch(heapKey{}, runtime.AccessWrite)
@@ -318,6 +319,13 @@ func (t *tracker) chose() {
 		t.fallAsleep()
 	}
 }
+
+// System records that g is one of the runtime's own goroutines
+// (runtime.SystemTracker): its transitions neither read the program's
+// globals nor write its plain values, and its last one is no race with
+// the run's end. It parks at once, and nothing of the program's waits
+// for it.
+func (t *tracker) System(g int64) { t.system = append(t.system, g) }
 
 // Alternative records who would run if the next point preempts.
 func (t *tracker) Alternative(g int64) { t.nextAlt = g }
@@ -473,7 +481,7 @@ func (t *tracker) finish() {
 	endAt := end.order[endSeq-1]
 	endVC := end.vc
 	for i, s := range t.slots {
-		if int32(i) == t.lastSlot || s.g == 0 || s.exited {
+		if int32(i) == t.lastSlot || s.g == 0 || s.exited || slices.Contains(t.system, s.g) {
 			continue
 		}
 		if n := len(s.starts); n > 0 && !endVC.has(epoch{int32(i), int32(n)}) {

@@ -113,7 +113,7 @@ func Compare(args []string, stdout, stderr io.Writer) int {
 		s.Sched = name
 		if i == 0 {
 			header = fmt.Sprintf("procs %d, seed %d, costs %s", s.Procs, s.Seed, s.Costs)
-			if s.Startup != "bare" {
+			if s.Startup != "go" {
 				header += ", startup " + s.Startup
 			}
 		}

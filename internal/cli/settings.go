@@ -162,7 +162,7 @@ func NewSettings() *Settings {
 		Perturb:     "none",
 		Costs:       CostsDefault,
 		Sched:       "go",
-		Startup:     "bare",
+		Startup:     "go",
 		Print:       "free",
 		GOGC:        runtime.DefaultGOGC,
 		MemLimit:    runtime.NoMemoryLimit,
@@ -234,7 +234,7 @@ func (s *Settings) Header() trace.Header {
 	if s.Sched != "go" {
 		kv = append(kv, trace.KV{Key: "sched", Value: s.Sched})
 	}
-	if s.Startup != "bare" {
+	if s.Startup != "go" {
 		kv = append(kv, trace.KV{Key: "startup", Value: s.Startup})
 	}
 	if s.NetLatency != 0 {

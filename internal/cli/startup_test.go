@@ -26,20 +26,31 @@ func TestFoldStartupWithSchedTrace(t *testing.T) {
 	}
 }
 
-// TestViewsKeepStartup: the views of a run under --startup=go show every
-// event of the start-up, one line each, so that a stepper's step k is the
-// trace's k-th event line.
-func TestViewsKeepStartup(t *testing.T) {
+// TestViewsFoldStartup: the views' text trace folds the start-up as
+// `schedlab run --trace` does, and their count of events is the trace's
+// event lines, not the folded ones, so that a stepper's step k is the
+// trace's k-th event line;
+// with --trace-startup they show every event of the start-up, one line
+// each, and count them all.
+func TestViewsFoldStartup(t *testing.T) {
 	src, err := os.ReadFile("../../examples/hello.star")
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := RunViews("hello.star", src, []string{"--procs=2", "--startup=go"}, Want{}, nil, nil)
-	tr := string(v.Trace)
-	if v.Code != 0 || strings.Contains(tr, "# start-up") || !strings.Contains(tr, " fn=runtime.forcegchelper ") {
-		t.Fatalf("status %d, trace:\n%s", v.Code, tr)
+	folded := RunViews("hello.star", src, []string{"--procs=2"}, Want{}, nil, nil)
+	tr := string(folded.Trace)
+	if folded.Code != 0 || !strings.Contains(tr, "\n# start-up: 34 events folded ") || strings.Contains(tr, " fn=runtime.") {
+		t.Fatalf("status %d, trace:\n%s", folded.Code, tr)
 	}
-	if n := tracetest.TextEvents(v.Trace); n != v.Events {
-		t.Errorf("the trace has %d event lines, the run %d events", n, v.Events)
+	if n := tracetest.TextEvents(folded.Trace); n != folded.Events+34 {
+		t.Errorf("the folded trace stands for %d events, the run counted %d besides the 34 folded", n, folded.Events)
+	}
+	whole := RunViews("hello.star", src, []string{"--procs=2", "--trace-startup"}, Want{}, nil, nil)
+	tr = string(whole.Trace)
+	if whole.Code != 0 || strings.Contains(tr, "# start-up") || !strings.Contains(tr, " fn=runtime.forcegchelper ") {
+		t.Fatalf("status %d, trace:\n%s", whole.Code, tr)
+	}
+	if n := tracetest.TextEvents(whole.Trace); n != whole.Events || whole.Events != folded.Events+34 {
+		t.Errorf("the whole trace has %d event lines, the run %d events, want the folded run's %d and 34", n, whole.Events, folded.Events)
 	}
 }

@@ -82,10 +82,12 @@ func RunViews(filename string, src []byte, args []string, want Want, stdout, std
 	opts := s.Options(o, e)
 	h := s.Header()
 	var text flushTracer
+	var textTrace *trace.Text // the text trace, folding the start-up as schedlab run's does
 	if s.TraceFormat == "json" {
 		text = trace.NewJSON(&tr, h)
 	} else {
-		text = trace.NewText(&tr, h)
+		textTrace = trace.NewText(&tr, h)
+		text = textTrace
 	}
 	count := &eventCounter{}
 	tracers := []runtime.Tracer{text, count}
@@ -105,6 +107,9 @@ func RunViews(filename string, src []byte, args []string, want Want, stdout, std
 	if s.GCTrace {
 		addGCTrace(&opts) // its lines are stderr's, as schedlab run prints them
 	}
+	if textTrace != nil {
+		s.foldStartup(textTrace, &opts) // after every other setting of opts.OnStart
+	}
 	opts.Tracer = runtime.MultiTracer(tracers...)
 	opts.Warnings = opts.Stderr // as schedlab run says them
 	// Prints go to stdout and, as events, to the trace: both views.
@@ -113,7 +118,11 @@ func RunViews(filename string, src []byte, args []string, want Want, stdout, std
 	if res := lang.RunFile(filename, src, opts); res != nil {
 		v.Code = res.ExitCode
 	}
-	text.Flush()
+	if textTrace != nil {
+		textTrace.Close() // the start-up's events, if main.main never began
+	} else {
+		text.Flush()
+	}
 	if page != nil {
 		page.Close()
 	}
@@ -121,6 +130,9 @@ func RunViews(filename string, src []byte, args []string, want Want, stdout, std
 		goTrace.Close()
 	}
 	v.Events = count.n
+	if textTrace != nil {
+		v.Events -= textTrace.Folded() // the start-up's line is no step
+	}
 	finish()
 	if s.Trace {
 		v.Stdout = v.Trace // --trace (a directive) puts the trace on stdout

@@ -2,8 +2,10 @@
 //
 // A Stepper runs a script as `schedlab run` does (lang.RunFile with the
 // same settings) on a goroutine of its own, with a tracer that counts the
-// run's scheduling events (not its prints, as the REPL's :step does not)
-// and pauses the run right after the event asked for, in the middle of
+// run's scheduling events (not its prints, as the REPL's :step does not;
+// nor runtime.main's start-up, which the text trace folds into one line,
+// so that step k is the trace's k-th event line) and pauses the run right
+// after the event asked for, in the middle of
 // the action that emitted it. While it is paused the host reads the
 // Machine: the views of :ps and :runq (package views), the event's line of
 // the text trace, the output so far. Going forward resumes the run; going
@@ -49,6 +51,7 @@ type Stepper struct {
 	code    int           // the run's exit status, once done
 	done    bool
 	closing bool // the host stops the run: no more pauses
+	startup bool // in runtime.main's start-up, whose events are not counted
 }
 
 // NewStepper returns a stepper for the script with the run flags args,
@@ -72,7 +75,13 @@ func (st *Stepper) start() {
 	// advance itself, and stops the worker).
 	opts.Timeout, opts.MaxMemory, opts.OnMemoryOverrun = 0, 0, nil
 	opts.Tracer = st
-	opts.OnStart = func(m *runtime.Machine) { st.m = m }
+	// As the text trace folds the start-up (--trace-startup unfolds it),
+	// its events are not steps: step 1 is main.main's first event.
+	st.startup = st.settings.Startup == "go" && !st.settings.TraceStartup
+	opts.OnStart = func(m *runtime.Machine) {
+		st.m = m
+		m.OnMain(func(int64, int32, int32) { st.startup = false })
+	}
 	opts.Cancel = st.cancel
 	st.ended(!st.drv.Do(func() {
 		res := lang.RunFile(st.filename, st.src, opts)
@@ -83,7 +92,7 @@ func (st *Stepper) start() {
 // Event is the stepper's tracer. It runs on the run's goroutine, while
 // the host waits.
 func (st *Stepper) Event(ev *runtime.Event) {
-	if ev.Kind == runtime.EvPrint || st.closing {
+	if ev.Kind == runtime.EvPrint || st.closing || st.startup {
 		return
 	}
 	st.events++
