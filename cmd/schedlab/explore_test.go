@@ -78,11 +78,21 @@ func BenchmarkExplore(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sr := &scriptRunner{prog: prog, base: lang.Options{
-		Preempt: true, Timeout: exploreTimeout, Perturb: perturb, Alive: true,
-	}}
-	for _, jobs := range []int{1, goruntime.NumCPU()} {
-		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+	base := lang.Options{Preempt: true, Timeout: exploreTimeout, Perturb: perturb, Alive: true}
+	withStartup := base
+	withStartup.RuntimeMain = true // --startup=go, the command's default: what the start-up adds to a run
+	for _, bench := range []struct {
+		name string
+		jobs int
+		base lang.Options
+	}{
+		{"jobs=1", 1, base},
+		{fmt.Sprintf("jobs=%d", goruntime.NumCPU()), goruntime.NumCPU(), base},
+		{"startup=go/jobs=1", 1, withStartup},
+	} {
+		sr := &scriptRunner{prog: prog, base: bench.base}
+		jobs := bench.jobs
+		b.Run(bench.name, func(b *testing.B) {
 			plan := &explore.Plan{Runs: b.N, SeedStart: 1, Procs: []int{2}}
 			b.ReportAllocs()
 			start, cpu := time.Now(), cputime.Process()
