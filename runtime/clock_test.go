@@ -95,6 +95,53 @@ func TestMalgCostForNewGsOnly(t *testing.T) {
 	}
 }
 
+// malg_rank: the program's k-th go statement that makes a new G pays
+// MalgRank[k-1] in place of malg, a reused G newproc, and past the list
+// malg again; the runtime's own goroutines of the start-up are not
+// counted (RuntimeMain), and a profile without the list charges malg.
+func TestMalgRankCost(t *testing.T) {
+	ranked := costsOf(CostNewproc, 300, CostMalg, 5000)
+	ranked.MalgRank = []Dist{Const(30_000), Const(1000)}
+	for _, tc := range []struct {
+		name  string
+		costs *Costs
+		main  bool
+		want  []int64 // the gaps before each of the five GoCreate of main.main
+	}{
+		{"ranked", ranked, false, []int64{30_000, 1000, 300, 300, 5000}},
+		{"ranked, start-up", ranked, true, []int64{30_000, 1000, 300, 300, 5000}},
+		{"malg only", costsOf(CostNewproc, 300, CostMalg, 5000), false, []int64{5000, 5000, 300, 300, 5000}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var start int64 = -1
+			evs := events(t, Config{Procs: 1, Costs: tc.costs, RuntimeMain: tc.main}, func(g *G, log func(string, ...any)) error {
+				start = g.m.now
+				g.Go(func(*G) error { return nil }, "child")
+				g.Go(func(*G) error { return nil }, "child")
+				g.Gosched()                                  // both children run and exit: two dead Gs on P0
+				g.Go(func(*G) error { return nil }, "child") // reuses one
+				g.Go(func(*G) error { return nil }, "child") // and the other
+				g.Go(func(*G) error { return nil }, "child") // the third new G
+				return nil
+			})
+			var gaps []int64
+			last := start
+			for _, ev := range evs {
+				if ev.Kind == EvGoCreate && ev.Time >= start && ev.G == 1 && !strings.HasPrefix(ev.Reason, "runtime.") {
+					gaps = append(gaps, ev.Time-last)
+					last = ev.Time
+				}
+				if ev.Kind == EvGoStart && ev.G == 1 && ev.Time >= start {
+					last = ev.Time // main runs again after its gosched
+				}
+			}
+			if !slices.Equal(gaps, tc.want) {
+				t.Errorf("main's go statements took %v, want %v", gaps, tc.want)
+			}
+		})
+	}
+}
+
 // print_first: the run's first printed line pays it as the G's own time
 // before its write(2); the second line, by any G, does not.
 func TestPrintFirstCost(t *testing.T) {

@@ -256,6 +256,14 @@ type Costs struct {
 	Notes    string // anything else a reader should know
 
 	Dists [NumCosts]Dist // by CostKind
+
+	// MalgRank is the cost of the program's k-th go statement that makes
+	// a new G (malg), for k from 1 to len(MalgRank), in place of malg: a
+	// young process's first new Gs are not alike (the first and the
+	// third touch fresh stack memory, docs/faithfulness.md). Optional
+	// ("malg_rank" in the file format): without it every new G pays
+	// malg.
+	MalgRank []Dist
 }
 
 // Dist returns the distribution of cost k.
@@ -324,6 +332,7 @@ type costsFile struct {
 	Load     string               `json:"load"`
 	Notes    string               `json:"notes,omitempty"`
 	Costs    map[string]*distFile `json:"costs"`
+	MalgRank []*distFile          `json:"malg_rank,omitempty"`
 }
 
 type distFile struct {
@@ -390,28 +399,48 @@ func ParseCosts(filename string, data []byte) (*Costs, error) {
 		if !ok || df == nil {
 			return nil, fail("costs.%s: missing", name)
 		}
-		if df.N == nil {
-			return nil, fail(`costs.%s: no "n" (the number of samples; 0 for a value written by hand)`, name)
+		d, err := df.dist("costs." + name)
+		if err != nil {
+			return nil, fail("%v", err)
 		}
-		if *df.N < 0 {
-			return nil, fail("costs.%s: n is %d, want 0 or more", name, *df.N)
+		c.Dists[k] = d
+	}
+	for i, df := range f.MalgRank {
+		if df == nil {
+			return nil, fail("malg_rank[%d]: null, want a distribution", i)
 		}
-		if len(df.Quantiles) != NumQuantiles {
-			return nil, fail("costs.%s: %d quantiles, want %d (p0, p5, ..., p100)", name, len(df.Quantiles), NumQuantiles)
+		d, err := df.dist(fmt.Sprintf("malg_rank[%d]", i))
+		if err != nil {
+			return nil, fail("%v", err)
 		}
-		d := &c.Dists[k]
-		d.N = *df.N
-		for i, q := range df.Quantiles {
-			if q < 0 {
-				return nil, fail("costs.%s: p%d is %d, want a duration of 0ns or more", name, 5*i, q)
-			}
-			if i > 0 && q < df.Quantiles[i-1] {
-				return nil, fail("costs.%s: p%d (%d) is less than p%d (%d); quantiles cannot decrease", name, 5*i, q, 5*(i-1), df.Quantiles[i-1])
-			}
-			d.Quantiles[i] = q
-		}
+		c.MalgRank = append(c.MalgRank, d)
 	}
 	return c, nil
+}
+
+// dist checks df, the distribution at path in the file, and returns it.
+func (df *distFile) dist(path string) (Dist, error) {
+	var d Dist
+	if df.N == nil {
+		return d, fmt.Errorf(`%s: no "n" (the number of samples; 0 for a value written by hand)`, path)
+	}
+	if *df.N < 0 {
+		return d, fmt.Errorf("%s: n is %d, want 0 or more", path, *df.N)
+	}
+	if len(df.Quantiles) != NumQuantiles {
+		return d, fmt.Errorf("%s: %d quantiles, want %d (p0, p5, ..., p100)", path, len(df.Quantiles), NumQuantiles)
+	}
+	d.N = *df.N
+	for i, q := range df.Quantiles {
+		if q < 0 {
+			return d, fmt.Errorf("%s: p%d is %d, want a duration of 0ns or more", path, 5*i, q)
+		}
+		if i > 0 && q < df.Quantiles[i-1] {
+			return d, fmt.Errorf("%s: p%d (%d) is less than p%d (%d); quantiles cannot decrease", path, 5*i, q, 5*(i-1), df.Quantiles[i-1])
+		}
+		d.Quantiles[i] = q
+	}
+	return d, nil
 }
 
 // costAt returns the name of the cost whose object holds byte offset off
@@ -486,20 +515,38 @@ func (c *Costs) JSON() []byte {
 	}
 	b.WriteString("  \"costs\": {\n")
 	for k, name := range costNames {
-		d := &c.Dists[k]
-		fmt.Fprintf(&b, "    %-19s {\"n\": %d, \"quantiles\": [", strconv.Quote(name)+":", d.N)
-		for i, q := range d.Quantiles {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(strconv.FormatInt(q, 10))
-		}
-		b.WriteString("]}")
+		fmt.Fprintf(&b, "    %-19s ", strconv.Quote(name)+":")
+		appendDist(&b, &c.Dists[k])
 		if k < len(costNames)-1 {
 			b.WriteByte(',')
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("  }\n}\n")
+	b.WriteString("  }")
+	if len(c.MalgRank) > 0 {
+		b.WriteString(",\n  \"malg_rank\": [\n")
+		for i := range c.MalgRank {
+			b.WriteString("    ")
+			appendDist(&b, &c.MalgRank[i])
+			if i < len(c.MalgRank)-1 {
+				b.WriteByte(',')
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString("  ]")
+	}
+	b.WriteString("\n}\n")
 	return b.Bytes()
+}
+
+// appendDist writes d in the file format: {"n": N, "quantiles": [...]}.
+func appendDist(b *bytes.Buffer, d *Dist) {
+	fmt.Fprintf(b, "{\"n\": %d, \"quantiles\": [", d.N)
+	for i, q := range d.Quantiles {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.FormatInt(q, 10))
+	}
+	b.WriteString("]}")
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"github.com/google/go-cmp/cmp"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -25,8 +26,8 @@ func TestDefaultCosts(t *testing.T) {
 	if err != nil {
 		t.Fatalf("JSON does not parse back: %v\n%s", err, c.JSON())
 	}
-	if *back != *c {
-		t.Errorf("round trip changed the profile:\n%+v\n%+v", back, c)
+	if !cmp.Equal(back, c) {
+		t.Errorf("round trip changed the profile: %s", cmp.Diff(c, back))
 	}
 	c.Name = "changed"
 	if DefaultCosts().Name == "changed" {
@@ -94,7 +95,7 @@ func TestParseCostsErrors(t *testing.T) {
 	if _, err := ParseCosts("p.json", []byte(short)); err == nil || err.Error() != "p.json: costs.steal_pass: missing" {
 		t.Errorf("missing cost: got %v, want p.json: costs.steal_pass: missing", err)
 	}
-	if c, err := ParseCosts("p.json", []byte(full)); err != nil || *c != *testProfile() {
+	if c, err := ParseCosts("p.json", []byte(full)); err != nil || !cmp.Equal(c, testProfile()) {
 		t.Errorf("the valid profile: %v, %+v", err, c)
 	}
 }

@@ -37,7 +37,7 @@ func (g *G) GoData(fn Func, name string, data any) (*G, error) {
 	}
 	// newproc1's work (a G from the free list or a new one, its stack and
 	// goid) comes before the G is queued and wakep runs.
-	g.spendCost(m.newprocCost(g.mp.p))
+	g.spendNewproc()
 	pp := g.mp.p
 	newg := m.newproc1(fn, g, pp, name)
 	newg.Data = data

@@ -258,6 +258,7 @@ type Machine struct {
 	onAdvance   func(next int64)            // called before the clock moves
 	onMain      func(now int64, p, m int32) // called when runtime.main calls main.main (OnMain, startup.go)
 	mainStarted bool                        // runtime.main has called main.main (G.InStartup)
+	malgs       int                         // the program's go statements that made a new G (spendNewproc)
 
 	cost        [NumCosts]int64    // the median of each cost of cfg.Costs
 	charged     [NumCosts]CostKind // the cost of cfg.Costs each is charged as (Costs.charged)

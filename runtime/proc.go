@@ -851,6 +851,32 @@ func (m *Machine) newprocCost(pp *P) CostKind {
 	return CostNewproc
 }
 
+// spendNewproc charges the program's go statement on g's P: newprocCost,
+// or, for the k-th go statement of the program that makes a new G, the
+// profile's MalgRank[k-1] when it has one (the runtime's own goroutines
+// of the start-up are not the program's, and not counted).
+func (g *G) spendNewproc() {
+	m := g.m
+	k := m.newprocCost(g.mp.p)
+	if k != CostMalg {
+		g.spendCost(k)
+		return
+	}
+	m.malgs++
+	if c := m.cfg.Costs; c != nil && m.malgs <= len(c.MalgRank) {
+		d := &c.MalgRank[m.malgs-1]
+		ns := d.Median()
+		if m.sampleCosts {
+			ns = d.Sample(m.rng)
+		}
+		if ns > 0 {
+			g.spend(ns, false)
+		}
+		return
+	}
+	g.spendCost(k)
+}
+
 // newproc1 makes a G to run fn, reusing a dead one if pp has any, with a
 // fresh goid from pp's goidcache. The G is _Grunnable and on no queue. A
 // fresh G goes _Gidle → _Gdead (allgadd) → _Grunnable, a reused one

@@ -282,7 +282,7 @@ func parseCosts(line string) ([2][]int64, error) {
 
 // costSummary prints the -malg recording's quantiles: every new G, every
 // reused one, and the new Gs by rank; then the malg entry of a costs
-// profile made from them: the new Gs' quantiles less the probe's own
+// profile made from them, and its malg_rank entries, one a rank: the new Gs' quantiles less the probe's own
 // overhead (the reused Gs' median less the default profile's newproc
 // median) and no less than newproc's, p100 the recording's p99.5.
 func costSummary(costs [][2][]int64, w io.Writer) error {
@@ -311,5 +311,26 @@ func costSummary(costs [][2][]int64, w io.Writer) error {
 		malg[i] = max(malg[i]-over, newproc[i])
 	}
 	fmt.Fprintf(w, "malg for a costs profile (less %dns of overhead, p100 the p99.5): {\"n\": %d, \"quantiles\": %s}\n", over, len(fresh), samples.Format(malg))
+	// The same by rank: the k-th new G's own distribution, for the
+	// profile's malg_rank (runtime.Costs.MalgRank).
+	fmt.Fprintf(w, "malg_rank for a costs profile (the same by rank, no less than newproc's p0):\n  \"malg_rank\": [\n")
+	for rank := range 16 {
+		var xs []int64
+		for _, c := range costs {
+			xs = append(xs, c[0][rank])
+		}
+		q := samples.Capped(xs)
+		for i := range q {
+			// Not below newproc's p0; newproc's own quantiles are of
+			// every spawn, not of one rank's.
+			q[i] = max(q[i]-over, newproc[0])
+		}
+		sep := ","
+		if rank == 15 {
+			sep = ""
+		}
+		fmt.Fprintf(w, "    {\"n\": %d, \"quantiles\": %s}%s\n", len(xs), samples.Format(q), sep)
+	}
+	fmt.Fprintf(w, "  ]\n")
 	return nil
 }
