@@ -68,9 +68,11 @@ type Options struct {
 	// Cancel or MaxMemory is still inside one builtin call, which cannot
 	// be stopped between instructions: StopGrace after the stop, or when
 	// the memory goes on growing. report is what the run would print: the
-	// diagnosis, the goroutine dump and a line naming the call. It is
-	// called on another goroutine than the run's, and is meant to end the
-	// process (overrun.go).
+	// diagnosis, the goroutine dump and a line naming the call. A run
+	// still busy elsewhere (in the engine, or in one instruction) is given
+	// StopGrace more, and then a report without the dump, which could not
+	// be read while the run changes it. It is called on another goroutine
+	// than the run's, and is meant to end the process (overrun.go).
 	OnOverrun func(le *runtime.LimitError, report []byte)
 
 	// Step budgets, the engine's (runtime.Config, runtime/steps.go); zero
@@ -283,7 +285,7 @@ func (r *run) runMain(mod *module) *Result {
 	r.mainPath = mod.path
 	mod.state = moduleLoading
 	r.start(opts.Tracer, func(main *goroutine) error {
-		g, err := mod.prog.Init(main.thread, r.predeclared)
+		g, err := mod.prog.Init(main.thread, r.names)
 		mod.globals, mod.err, mod.state = g, err, moduleLoaded
 		return err
 	})

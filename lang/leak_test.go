@@ -417,7 +417,7 @@ sleep(1)
 	defer m.Close()
 	main := r.newGoroutine("main", nil)
 	m.Start(main.main(func() error {
-		g, err := mod.prog.Init(main.thread, r.predeclared)
+		g, err := mod.prog.Init(main.thread, r.names)
 		mod.globals, mod.err, mod.state = g, err, moduleLoaded
 		return err
 	}))
@@ -495,7 +495,7 @@ func TestWriteLeakDump(t *testing.T) {
 	defer m.Close()
 	main := r.newGoroutine("main", nil)
 	m.Start(main.main(func() error {
-		g, err := mod.prog.Init(main.thread, r.predeclared)
+		g, err := mod.prog.Init(main.thread, r.names)
 		mod.globals, mod.err, mod.state = g, err, moduleLoaded
 		return err
 	}))

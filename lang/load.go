@@ -115,7 +115,7 @@ func (r *run) compile(path string, src []byte, chain []string) (*module, error) 
 	if err := checkDepth(f); err != nil {
 		return nil, err // before the resolver and the compiler recurse
 	}
-	prog, err := starlark.FileProgram(f, r.predeclared.Has)
+	prog, err := starlark.FileProgram(f, r.names.Has)
 	if fields := checkModuleFields(f); len(fields) > 0 {
 		// In the file's order with the resolver's own errors, if any.
 		var rl resolve.ErrorList
@@ -246,7 +246,7 @@ func (r *run) initModule(thread *starlark.Thread, mod *module) (starlark.StringD
 		return nil, errors.New("cycle in load graph")
 	}
 	mod.state = moduleLoading
-	g, err := mod.prog.Init(thread, r.predeclared)
+	g, err := mod.prog.Init(thread, r.names)
 	g.Freeze()
 	mod.globals, mod.err, mod.state = g, err, moduleLoaded
 	return g, err

@@ -73,15 +73,16 @@ func (r *run) watchMemory(limit uint64, every time.Duration, done <-chan struct{
 	le := memoryError(limit)
 	var overrun func() bool
 	if r.opts.OnMemoryOverrun != nil || r.opts.OnOverrun != nil {
+		told := false // OnMemoryOverrun was called
 		overrun = func() bool {
 			if r.isEnded() {
 				return false // the run was stopped and is over
 			}
-			if r.opts.OnMemoryOverrun != nil {
+			if r.opts.OnMemoryOverrun != nil && !told {
+				told = true
 				r.opts.OnMemoryOverrun(le)
 			}
-			r.overrun(le) // the report, with the dump
-			return true
+			return r.overrun(le) // the report; false while the run is busy elsewhere than in one call (overrun.go)
 		}
 	}
 	WatchMemory(limit, every, func() { r.stop(le) }, overrun, done)
@@ -94,8 +95,9 @@ func (r *run) watchMemory(limit uint64, every time.Duration, done <-chan struct{
 // above the limit, it calls onOverrun, if not nil, when the resident set
 // reaches half as much again as the limit (read without any lock of the
 // Go runtime, so also while one call allocates); onOverrun reports
-// whether it acted, and then WatchMemory returns, or whether what was
-// stopped had already ended (it goes on watching). Never before
+// whether it acted, and then WatchMemory returns, or not (what was
+// stopped had already ended, or cannot be reported on yet), and it goes
+// on watching. Never before
 // onLimit: a resident set past both marks at one look (the watchdog slept
 // on a loaded host) is first a stop. Both are called on the watchdog's
 // own goroutine. The REPL uses it to interrupt a statement.

@@ -71,6 +71,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.starlark.net/starlark"
 
@@ -87,10 +88,11 @@ type run struct {
 	opts        Options
 	stdout      io.Writer
 	m           *runtime.Machine
-	predeclared starlark.StringDict
-	root        string             // the directory tree load() is confined to
-	mainPath    string             // the script's path, as its positions name it
-	modules     map[string]*module // by path
+	predeclared starlark.StringDict // lang's builtins and Options.Predeclared: a REPL session's globals
+	names       starlark.StringDict // predeclared, and the universe's builtins parked in their calls: what a script's code is compiled and run with (universal)
+	root        string              // the directory tree load() is confined to
+	mainPath    string              // the script's path, as its positions name it
+	modules     map[string]*module  // by path
 
 	// The hooks of every thread of the run (see newGoroutine).
 	loadFn       func(thread *starlark.Thread, module string) (starlark.StringDict, error)
@@ -113,13 +115,15 @@ type run struct {
 	cleanSeen  []cleanSeen // cleanAt's last answer by frame
 	steps      uint64      // steps of all goroutines, as of the last account
 
-	stopped atomic.Pointer[runtime.LimitError] // the host limit (wall clock, memory) that stopped the run
-	endMu   sync.Mutex                         // guards ended (overrun.go)
-	ended   bool                               // the run is over: no overrun report any more
-	mu      sync.Mutex                         // guards alive and the goroutines' threads, which stop cancels
-	alive   []*goroutine                       // goroutines still alive, whose threads stop cancels; gr.slot indexes it
-	threads []*starlark.Thread                 // threads whose goroutine returned, for the next spawns (threadput)
-	done    *starlark.Thread                   // the thread of a goroutine not started yet, or whose own is in threads: it never runs (doneThread)
+	stopped   atomic.Pointer[runtime.LimitError] // the host limit (wall clock, memory) that stopped the run
+	call      atomic.Int32                       // where the run's goroutine is, for an overrun: callNone, callParked, callDumping (overrun.go)
+	endMu     sync.Mutex                         // guards ended and overrunBy, and is held while an overrun reads the run (overrun.go)
+	ended     bool                               // the run is over: no overrun report any more
+	overrunBy time.Time                          // when an overrun gives up waiting for the run to park, from its first look
+	mu        sync.Mutex                         // guards alive and the goroutines' threads, which stop cancels
+	alive     []*goroutine                       // goroutines still alive, whose threads stop cancels; gr.slot indexes it
+	threads   []*starlark.Thread                 // threads whose goroutine returned, for the next spawns (threadput)
+	done      *starlark.Thread                   // the thread of a goroutine not started yet, or whose own is in threads: it never runs (doneThread)
 }
 
 func newRun(opts Options) *run {
@@ -139,6 +143,7 @@ func newRun(opts Options) *run {
 	for k, v := range opts.Predeclared {
 		r.predeclared[k] = v
 	}
+	r.names = r.universal(r.predeclared)
 	return r
 }
 
@@ -558,6 +563,7 @@ func (gr *goroutine) arm() { gr.setLimit(gr.g.StepBudget()) }
 // builtin that may give up the processor makes its call of the engine
 // through blocking.
 func (gr *goroutine) blocking(f func(g *runtime.G)) {
+	gr.run.unparkFor() // list(ch) receives inside a universe builtin's call
 	gr.account()
 	f(gr.g)
 	gr.arm()

@@ -125,7 +125,12 @@ func (c *Channel) Freeze()               {}
 func (c *Channel) Truth() starlark.Bool  { return starlark.True }
 func (c *Channel) Hash() (uint32, error) { return uint32(c.ch.ID()), nil }
 func (c *Channel) Len() int {
-	c.m.Touch(c.ch, runtime.AccessRead) // len(ch) reads the channel's state
+	if c.m.Tracking() {
+		if gr := goroutineOfG(c.m.Current()); gr != nil {
+			gr.run.unparkFor() // the footprint changes the Machine, inside len's call
+		}
+		c.m.Touch(c.ch, runtime.AccessRead) // len(ch) reads the channel's state
+	}
 	return c.ch.Len()
 }
 func (c *Channel) AttrNames() []string        { return chanAttrNames }
