@@ -237,6 +237,9 @@ func BenchmarkTraceText(b *testing.B) {
 var builtinBench = []struct{ name, src string }{
 	{"loop", "for _ in range(N):\n    pass\n"},
 	{"len", "x = [1]\nfor _ in range(N):\n    len(x)\n"},
+	// str of a string is the string: the cost of a call of a universe
+	// builtin that parks the run (overrun.go), read against len's.
+	{"str", "x = \"s\"\nfor _ in range(N):\n    str(x)\n"},
 	{"now", "for _ in range(N):\n    now()\n"},
 	{"current", "for _ in range(N):\n    current()\n"},
 	// One op is a send and a receive on a buffered channel: neither blocks.

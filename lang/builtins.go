@@ -78,17 +78,23 @@ var builtins = map[string]builtinFunc{
 	"work":          work,
 }
 
+// builtinsMore is how many names bindBuiltins adds to builtins: rand and
+// the standard modules.
+const builtinsMore = 5
+
 // Builtins returns a new dict of the language's predeclared names (spawn,
 // chan, select, ...), in addition to Starlark's universe. They belong to no
 // run: those that need a goroutine report that they are called outside
 // one. A run makes its own (run.bindBuiltins).
-func Builtins() starlark.StringDict { return new(run).bindBuiltins() }
+func Builtins() starlark.StringDict {
+	return new(run).bindBuiltins(make(starlark.StringDict, len(builtins)+builtinsMore))
+}
 
-// bindBuiltins returns the predeclared names of run r: each builtin is a
-// closure over r, so that it finds its goroutine through r's Machine, a
-// field, rather than through a thread-local map (see goroutineOf).
-func (r *run) bindBuiltins() starlark.StringDict {
-	d := make(starlark.StringDict, len(builtins))
+// bindBuiltins adds to d the predeclared names of run r, and returns d:
+// each builtin is a closure over r, so that it finds its goroutine through
+// r's Machine, a field, rather than through a thread-local map (see
+// goroutineOf).
+func (r *run) bindBuiltins(d starlark.StringDict) starlark.StringDict {
 	for name, f := range builtins {
 		d[name] = starlark.NewBuiltin(name, func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			return f(r, thread, b, args, kwargs)

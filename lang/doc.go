@@ -64,9 +64,9 @@
 //   - leak.go: Go 1.26's goroutine leak detection, by walking the
 //     Starlark values reachable from the goroutines that can still run.
 //   - overrun.go: host limits (the wall-clock timeout, --max-memory) that
-//     one call outlasts, and SIGINT; the run's own copies of Starlark's
-//     builtins, which park the run in their calls, the only time the
-//     overrun may read its goroutine dump.
+//     one call outlasts, and SIGINT; Starlark's builtins as they park the
+//     calling thread's run in their calls, the only time the overrun may
+//     read its goroutine dump.
 //   - memory.go: the memory limit's watchdog; memory_linux.go and
 //     memory_other.go read the resident set where there is one.
 //   - host_js.go, host_other.go: giving the host's scheduler a turn on

@@ -26,12 +26,15 @@
 //
 //   - Every builtin of Starlark's universe that may take long (str,
 //     sorted, list, ...; not those that take constant time, such as len
-//     and range) is, for the run's code, one of the run's own of the same
-//     name (universal: they are predeclared names), which parks the run
-//     for the length of the call (callParked). It parks after the
-//     interpreter has pushed the call's frame, so every change that the
-//     dump reads happens before an overrun that finds the run parked (the
-//     race detector's happens-before, and the memory model's).
+//     and range) is, for the run's code, one of the same name that parks
+//     the run for the length of the call (callParked): parkedUniverse,
+//     made once for every run and predeclared by each (run.names). The
+//     call finds the run to park in its thread (threadRun: every thread
+//     of a run that runs code holds the run as a thread-local); on a
+//     thread that no run made it is the universe's call. It parks after
+//     the interpreter has pushed the call's frame, so every change that
+//     the dump reads happens before an overrun that finds the run parked
+//     (the race detector's happens-before, and the memory model's).
 //   - Such a call runs Starlark's own Go code and methods of lang's
 //     values (String, Hash, Truth, Attr), which change nothing of the
 //     run's (Attr only keeps the value's bound methods), with three
@@ -86,7 +89,7 @@ const overrunPoll = 10 * time.Millisecond
 // Where the run's goroutine is, as an overrun sees it (run.call).
 const (
 	callNone    int32 = iota // anywhere else: the interpreter, lang, the engine; what the dump reads may change
-	callParked               // inside a call of a universe builtin (universal) that has reached no code of lang's
+	callParked               // inside a call of a universe builtin (parkedUniverse) that has reached no code of lang's
 	callDumping              // inside such a call, and an overrun reads the run (unpark waits for it)
 )
 
@@ -119,33 +122,54 @@ func (r *run) watchCancel(cancel, done <-chan struct{}) {
 // stay the universe's own, at no cost (len and range are the hottest).
 var constantTime = map[string]bool{"bool": true, "chr": true, "getattr": true, "hasattr": true, "len": true, "ord": true, "range": true, "type": true}
 
-// universal returns the names a script's code is compiled and run with:
-// predeclared, and every builtin of Starlark's universe that predeclared
-// does not name and that may take long (not constantTime), as one of the
-// run's own that parks the run for the length of its call (parkedCall).
-// The other names of the universe (None, len, ...) stay the universe's.
-func (r *run) universal(predeclared starlark.StringDict) starlark.StringDict {
-	names := make(starlark.StringDict, len(predeclared)+len(starlark.Universe))
+// parkedUniverse are the builtins of Starlark's universe that may take
+// long (not constantTime) and that lang does not define itself (print),
+// each as a builtin of the same name whose call parks the run of the
+// thread that calls it (parkedCall). They are made once, for every run:
+// a run predeclares them (newRun) under its own names.
+var parkedUniverse = parkUniverse()
+
+// parkUniverse returns parkedUniverse.
+func parkUniverse() starlark.StringDict {
+	d := make(starlark.StringDict)
 	for name, v := range starlark.Universe {
-		if b, ok := v.(*starlark.Builtin); ok && !constantTime[name] && !predeclared.Has(name) {
-			names[name] = r.parkedCall(b)
+		if b, ok := v.(*starlark.Builtin); ok && !constantTime[name] && builtins[name] == nil {
+			d[name] = parkedCall(b)
 		}
 	}
-	for name, v := range predeclared {
-		names[name] = v
-	}
-	return names
+	return d
+}
+
+// isParked reports whether v, predeclared as name, is the parkedUniverse
+// builtin of that name rather than a name of the run's own.
+func isParked(name string, v starlark.Value) bool {
+	p, ok := parkedUniverse[name]
+	return ok && p == v
+}
+
+// runKey is the thread-local under which every thread of a run that runs
+// code holds the run (newThread): a parked builtin finds there the run it
+// parks.
+const runKey = "schedlab.run"
+
+// threadRun returns the run whose thread thread is, or nil for a thread
+// that no run made.
+func threadRun(thread *starlark.Thread) *run {
+	r, _ := thread.Local(runKey).(*run)
+	return r
 }
 
 // parkedCall returns b, a builtin of Starlark's universe, as a builtin of
-// the same name whose call parks the run (callParked) until it returns.
-// A call of sorted, min or max with keyword arguments is not parked: its
-// key= calls back into Starlark.
-func (r *run) parkedCall(b *starlark.Builtin) *starlark.Builtin {
+// the same name whose call parks the run of the calling thread (threadRun:
+// callParked) until it returns. A call of sorted, min or max with keyword
+// arguments is not parked: its key= calls back into Starlark. On a thread
+// that no run made it is b's call.
+func parkedCall(b *starlark.Builtin) *starlark.Builtin {
 	name := b.Name()
 	keyed := name == "sorted" || name == "min" || name == "max"
 	return starlark.NewBuiltin(name, func(thread *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		if keyed && len(kwargs) > 0 {
+		r := threadRun(thread)
+		if r == nil || keyed && len(kwargs) > 0 {
 			return b.CallInternal(thread, args, kwargs)
 		}
 		r.call.Store(callParked)

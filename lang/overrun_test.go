@@ -202,3 +202,48 @@ func TestOverrunInsideCall(t *testing.T) {
 		})
 	}
 }
+
+// The universe's parked builtins are made once for every run: each is
+// the universe's call on a thread that no run made, a run's names hold
+// them under their own names unless lang or Options.Predeclared names
+// them, and a REPL session's globals never hold them.
+func TestParkedUniverse(t *testing.T) {
+	if n := len(parkedUniverse); n != 21 {
+		t.Errorf("%d parked builtins, want 21", n)
+	}
+	for name, v := range parkedUniverse {
+		if b := v.(*starlark.Builtin); b.Name() != name {
+			t.Errorf("parkedUniverse[%q] is named %q", name, b.Name())
+		}
+	}
+	got, err := starlark.Call(&starlark.Thread{}, parkedUniverse["str"], starlark.Tuple{starlark.MakeInt(7)}, nil)
+	if err != nil || got != starlark.String("7") {
+		t.Errorf("str(7) on a thread of no run = %v, %v, want \"7\"", got, err)
+	}
+	r := newRun(Options{Predeclared: starlark.StringDict{"sorted": starlark.None}})
+	for _, tc := range []struct {
+		name string
+		want starlark.Value
+	}{
+		{"str", parkedUniverse["str"]},
+		{"sorted", starlark.None}, // Options.Predeclared's
+		{"len", nil},              // constant time: the universe's own
+	} {
+		if got := r.names[tc.name]; got != tc.want {
+			t.Errorf("names[%q] = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if isParked("print", r.names["print"]) {
+		t.Errorf("print is parked, want lang's")
+	}
+	s := NewSession(SessionOptions{})
+	defer s.Close()
+	for name, v := range s.Globals() {
+		if isParked(name, v) {
+			t.Errorf("the session's globals hold the parked %s", name)
+		}
+	}
+	if _, ok := s.Globals()["spawn"]; !ok {
+		t.Errorf("the session's globals have no spawn")
+	}
+}

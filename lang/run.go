@@ -85,14 +85,13 @@ const threadsMax = 1024
 
 // run is the state of one script run, shared by its goroutines.
 type run struct {
-	opts        Options
-	stdout      io.Writer
-	m           *runtime.Machine
-	predeclared starlark.StringDict // lang's builtins and Options.Predeclared: a REPL session's globals
-	names       starlark.StringDict // predeclared, and the universe's builtins parked in their calls: what a script's code is compiled and run with (universal)
-	root        string              // the directory tree load() is confined to
-	mainPath    string              // the script's path, as its positions name it
-	modules     map[string]*module  // by path
+	opts     Options
+	stdout   io.Writer
+	m        *runtime.Machine
+	names    starlark.StringDict // what a script's code is compiled and run with: lang's builtins, Options.Predeclared, and parkedUniverse's others (overrun.go)
+	root     string              // the directory tree load() is confined to
+	mainPath string              // the script's path, as its positions name it
+	modules  map[string]*module  // by path
 
 	// The hooks of every thread of the run (see newGoroutine).
 	loadFn       func(thread *starlark.Thread, module string) (starlark.StringDict, error)
@@ -139,11 +138,18 @@ func newRun(opts Options) *run {
 	r.loadFn = r.load
 	r.printFn = func(_ *starlark.Thread, msg string) { r.print(r.current(), msg) }
 	r.onMaxStepsFn = func(*starlark.Thread) { r.current().onMaxSteps() }
-	r.predeclared = r.bindBuiltins()
-	for k, v := range opts.Predeclared {
-		r.predeclared[k] = v
+	// One map, sized once: the universe's parked builtins (shared by
+	// every run), then lang's builtins and Options.Predeclared over them.
+	// A REPL session's globals are these names but the parked ones
+	// (newWorld).
+	r.names = make(starlark.StringDict, len(parkedUniverse)+len(builtins)+builtinsMore+len(opts.Predeclared))
+	for k, v := range parkedUniverse {
+		r.names[k] = v
 	}
-	r.names = r.universal(r.predeclared)
+	r.bindBuiltins(r.names)
+	for k, v := range opts.Predeclared {
+		r.names[k] = v
+	}
 	return r
 }
 
@@ -201,12 +207,22 @@ func (r *run) start(tracer runtime.Tracer, body func(main *goroutine) error) *go
 }
 
 // newThread returns a new Starlark thread for a goroutine of the run,
-// with the run's hooks. The hooks are the run's own, shared by all its
-// threads: they find their goroutine as the G the run's Machine runs now,
-// so that a thread costs no closures. Every thread of a run is made here:
+// with the run's hooks, and the run as its thread-local, which the
+// universe's builtins that park the run read (threadRun, overrun.go).
+// The hooks are the run's own, shared by all its threads: they find
+// their goroutine as the G the run's Machine runs now, so that a thread
+// costs no closures. Every thread of a run that runs code is made here:
 // each goroutine's (newGoroutine) and the fresh one a REPL statement runs
-// on (world.renewThread).
+// on (world.renewThread); the done thread, which never runs, has no
+// thread-local (idleThread).
 func (r *run) newThread(name string) *starlark.Thread {
+	th := r.idleThread(name)
+	th.SetLocal(runKey, r)
+	return th
+}
+
+// idleThread is newThread without the thread-local.
+func (r *run) idleThread(name string) *starlark.Thread {
 	return &starlark.Thread{
 		Name:       name,
 		Load:       r.loadFn,
@@ -379,7 +395,7 @@ func (gr *goroutine) takeThread() {
 // walk of what it holds) finds no stack. r.mu must be held.
 func (r *run) doneThread() *starlark.Thread {
 	if r.done == nil {
-		r.done = r.newThread("")
+		r.done = r.idleThread("")
 	}
 	return r.done
 }

@@ -497,9 +497,11 @@ func (s *Session) newWorld(quiet bool) *world {
 	r.stdout = io.Discard
 	r.wrapGoroutine = w.survive
 	r.loadFn = w.load
-	w.globals = make(starlark.StringDict, len(r.predeclared))
-	for k, v := range r.predeclared {
-		w.globals[k] = v
+	w.globals = make(starlark.StringDict, len(r.names)-len(parkedUniverse))
+	for k, v := range r.names {
+		if !isParked(k, v) { // a statement sees the universe's own (resolve.REPLChunk)
+			w.globals[k] = v
+		}
 	}
 	w.main = r.start(w, w.mainLoop)
 	w.m = r.m
