@@ -106,8 +106,8 @@ func BenchmarkKubernetes11298(b *testing.B) {
 			cpu := cputime.Process()
 			for b.Loop() {
 				v, err := check.Walk(check.Config{Program: sc.prog, Options: opts, Bound: 1, MaxSchedules: 1, Reduction: red}, func(r *check.Run) bool {
-					if r.Result.Outcome != "ok" || len(r.Points) != 12_589_297 {
-						b.Fatalf("the first run: %s after %d choice points, want ok after 12,589,297", r.Result.Outcome, len(r.Points))
+					if r.Result.Outcome != "ok" || len(r.Points) != 12_264_441 {
+						b.Fatalf("the first run: %s after %d choice points, want ok after 12,264,441", r.Result.Outcome, len(r.Points))
 					}
 					return true
 				})
