@@ -155,9 +155,9 @@ type Options struct {
 	Params map[string]string
 	// RuntimeMain starts the run as runtime.main does, with the runtime's
 	// own goroutines and the locked thread of its init before the
-	// script's main (runtime.Config.RuntimeMain, --startup=go); false
-	// starts main alone on M0 and P0 (--startup=bare), the command's
-	// default.
+	// script's main (runtime.Config.RuntimeMain, --startup=go, the
+	// command's default); false starts main alone on M0 and P0
+	// (--startup=bare), the zero Options' start.
 	RuntimeMain bool
 
 	// For embedders and tests: Predeclared names are added to the

@@ -41,8 +41,8 @@ type faithfulRun struct {
 }
 
 // faithfulRuns are the ways a twin runs: on the default profile and the
-// zero one, each without runtime.main's start-up (--startup=bare, the
-// command's default) and with it (--startup=go): Go 1.26 starts those
+// zero one, each with runtime.main's start-up (--startup=go, the
+// command's default) and without it (--startup=bare): Go 1.26 starts those
 // goroutines at GOMAXPROCS=1 too, and a single-P twin must match either way.
 func faithfulRuns() []faithfulRun {
 	var runs []faithfulRun

@@ -222,7 +222,7 @@ var fileFlags = []string{"chrome-trace", "timeline", "go-trace"}
 
 // Header returns the trace header for these settings: the format version,
 // then procs, seed, preempt and the costs profile, the scheduler variant
-// unless it is Go's own, the start-up unless it is bare, the perturbation
+// unless it is Go's own, the start-up unless it is go, the perturbation
 // unless it is none, then every limit that was set, always in this order.
 func (s *Settings) Header() trace.Header {
 	kv := []trace.KV{
