@@ -176,6 +176,7 @@ type slot struct {
 	order  []int   // the run's order of each of its transitions
 	parked bool    // it blocked in its latest transition and was not woken
 	exited bool
+	system bool   // one of the runtime's own goroutines (tracker.System)
 	woken  vclock // the release clock of a wake-up not yet acquired, or nil
 }
 
@@ -196,7 +197,7 @@ type tracker struct {
 	order    int     // transitions begun so far
 	lastSlot int32   // the slot of the last goroutine transition
 	nextAlt  int64   // the last Alternative, for the next choice point
-	system   []int64 // the runtime's own goroutines (System)
+	system   []int64 // the runtime's own goroutines (System), for their slots when they first run
 	slab     []int32 // what is left of the slab newClock cuts clocks from
 
 	// Sleep sets (sleep.go), kept only when sleeping.
@@ -245,7 +246,7 @@ func (t *tracker) begin() {
 		if !ok {
 			i = int32(len(t.slots))
 			t.byG[t.g] = i
-			t.slots = append(t.slots, &slot{g: t.g})
+			t.slots = append(t.slots, t.newSlot(t.g))
 		}
 		t.cur = i
 		s = t.slots[i]
@@ -271,7 +272,7 @@ func (t *tracker) begin() {
 	c[t.cur] = seq
 	t.start, t.vc = c, c
 	s.vc = c
-	if t.g != 0 && !slices.Contains(t.system, t.g) {
+	if t.g != 0 && !s.system {
 		t.touch(globalKey{}, runtime.AccessRead)
 		if t.heap {
 			t.touch(heapKey{}, runtime.AccessWrite)
@@ -320,12 +321,22 @@ func (t *tracker) chose() {
 	}
 }
 
+// newSlot returns the slot of goroutine g, not yet in t.slots.
+func (t *tracker) newSlot(g int64) *slot {
+	return &slot{g: g, system: slices.Contains(t.system, g)}
+}
+
 // System records that g is one of the runtime's own goroutines
 // (runtime.SystemTracker): its transitions neither read the program's
 // globals nor write its plain values, and its last one is no race with
 // the run's end. It parks at once, and nothing of the program's waits
 // for it.
-func (t *tracker) System(g int64) { t.system = append(t.system, g) }
+func (t *tracker) System(g int64) {
+	t.system = append(t.system, g)
+	if i, ok := t.byG[g]; ok {
+		t.slots[i].system = true // made by the spawn's release, before this call
+	}
+}
 
 // Alternative records who would run if the next point preempts.
 func (t *tracker) Alternative(g int64) { t.nextAlt = g }
@@ -370,7 +381,7 @@ func (t *tracker) touchG(g int64, a runtime.Access) {
 	if !ok {
 		i = int32(len(t.slots))
 		t.byG[g] = i
-		t.slots = append(t.slots, &slot{g: g})
+		t.slots = append(t.slots, t.newSlot(g))
 	}
 	s := t.slots[i]
 	switch a {
@@ -481,7 +492,7 @@ func (t *tracker) finish() {
 	endAt := end.order[endSeq-1]
 	endVC := end.vc
 	for i, s := range t.slots {
-		if int32(i) == t.lastSlot || s.g == 0 || s.exited || slices.Contains(t.system, s.g) {
+		if int32(i) == t.lastSlot || s.g == 0 || s.exited || s.system {
 			continue
 		}
 		if n := len(s.starts); n > 0 && !endVC.has(epoch{int32(i), int32(n)}) {

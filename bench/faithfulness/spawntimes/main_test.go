@@ -39,6 +39,8 @@ func TestSummaryMalg(t *testing.T) {
 		// less 50ns of overhead (the reused median) less newproc's median,
 		// and no less than newproc's quantile
 		"malg for a costs profile (less ",
+		// and by rank, one entry a rank, for malg_rank
+		"\"malg_rank\": [\n    {\"n\": 2, \"quantiles\": [",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, out.String())
