@@ -70,6 +70,22 @@ func TestRecordings(t *testing.T) {
 	if len(es) < 12 {
 		t.Errorf("the corpus has %d programs, want at least 12", len(es))
 	}
+	// The whole corpus recorded again in a later session, which
+	// docs/faithfulness.md compares with the first (-gogo): every pair,
+	// at least 3000 runs. Their floors are not held to 0.10: measuring
+	// how far Go moves between sessions is what they are for.
+	for _, run := range sessionRuns {
+		for _, e := range es {
+			for _, p := range e.Procs {
+				d, err := readRecording(filepath.Join("recordings", run, recordingName(e.Name, p)))
+				if err != nil {
+					t.Error(err)
+				} else if d.Total < 3000 {
+					t.Errorf("%s/%s: %d runs, want at least 3000", run, recordingName(e.Name, p), d.Total)
+				}
+			}
+		}
+	}
 	for _, e := range es {
 		for _, p := range e.Procs {
 			var ds []*Dist
