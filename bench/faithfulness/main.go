@@ -19,7 +19,7 @@
 //
 // Run it from the repository's root:
 //
-//	go run ./bench/faithfulness [-runs 2000] [-startup go|bare] [-print free|syscall] [-recordings run1,run2] [-check] [program...]
+//	go run ./bench/faithfulness [-runs 2000] [-startup go|bare] [-print free|syscall] [-recordings run1,run2] [-cpus N] [-check] [program...]
 //
 // -recordings names the recordings/ directories pooled as Go's
 // distribution (run1 and run2 by default; Go~Go compares the first two):
@@ -74,6 +74,7 @@ type config struct {
 	startup  string     // run's and explore's --startup
 	print    string     // run's and explore's --print
 	costs    string     // run's and explore's --costs
+	cpus     int        // run's and explore's --cpus
 	minFreq  float64    // the 1% threshold
 	recs     [][]string // the recordings/ directories pooled as Go's distribution, in groups (sessions)
 	stderr   io.Writer
@@ -90,6 +91,7 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.startup, "startup", "go", "the `start-up` of every run and sweep (--startup): go, runtime.main's, as schedlab's default, or bare")
 	fs.StringVar(&cfg.print, "print", "free", "what a printed line costs in every run and sweep (--print): `free`, or syscall for Go's write(2)")
 	fs.StringVar(&cfg.costs, "costs", "default", "the costs `profile` of every run and sweep (--costs): default, zero, or a file")
+	fs.IntVar(&cfg.cpus, "cpus", 0, "the machine's `CPUs` in every run and sweep (--cpus; 0: a CPU for every thread, schedlab's default)")
 	fs.Float64Var(&cfg.minFreq, "min", 0.01, "the `frequency` from which an outcome counts for found and unsound")
 	recs := fs.String("recordings", strings.Join(recordingRuns, ","), "the recordings/ `directories` pooled as Go's distribution: comma-separated groups, each a directory or several joined with + (Go~Go compares the first two groups)")
 	gogo := fs.String("gogo", "", "compare two `sets` of Go's recordings, A,B (each a directory of recordings/ or several joined with +), pair by pair, and run no schedlab")
@@ -220,14 +222,14 @@ func measure(cfg *config, name string, procs int) (row, error) {
 	star := filepath.Join(cfg.dir, "corpus", name+".star")
 	p := strconv.Itoa(procs)
 
-	out, err := runOutcome(cfg, "", "run", "--procs", p, "--startup="+cfg.startup, "--print="+cfg.print, "--costs="+cfg.costs, star)
+	out, err := runOutcome(cfg, "", "run", "--procs", p, "--startup="+cfg.startup, "--print="+cfg.print, "--costs="+cfg.costs, "--cpus="+strconv.Itoa(cfg.cpus), star)
 	if err != nil {
 		return r, err
 	}
 	r.Default = out
 
 	var js bytes.Buffer
-	cmd := exec.Command(cfg.schedlab, "explore", "--json", "--runs", strconv.Itoa(cfg.runs), "--procs", p, "--perturb="+cfg.perturb, "--startup="+cfg.startup, "--print="+cfg.print, "--costs="+cfg.costs, star)
+	cmd := exec.Command(cfg.schedlab, "explore", "--json", "--runs", strconv.Itoa(cfg.runs), "--procs", p, "--perturb="+cfg.perturb, "--startup="+cfg.startup, "--print="+cfg.print, "--costs="+cfg.costs, "--cpus="+strconv.Itoa(cfg.cpus), star)
 	cmd.Stdout = &js
 	cmd.Stderr = io.Discard
 	if err := cmd.Run(); err != nil {
@@ -336,6 +338,9 @@ func writeReport(w io.Writer, cfg *config, rows []row) bool {
 	}
 	if cfg.print != "free" {
 		flags += " --print=" + cfg.print
+	}
+	if cfg.cpus != 0 {
+		flags += " --cpus=" + strconv.Itoa(cfg.cpus)
 	}
 	fmt.Fprintf(w, "\nmodal outcome %d/%d · Go outcomes found %d/%d · unsound %d · mode share within 10 points %d/%d · mean TVD %.3f (explore --runs %d --perturb=%s%s; Go: %s)\n",
 		modal, len(rows), found, wanted, unsound, shares, len(rows), mean, cfg.runs, cfg.perturb, flags, groupsText(cfg.recs))

@@ -105,7 +105,7 @@ const (
 
 // exploreRunFlags are the flags of `schedlab run` that explore passes on
 // to every run.
-var exploreRunFlags = []string{"preempt", "costs", "sched", "startup", "print", "max-steps", "max-goroutines", "max-time", "timeout"}
+var exploreRunFlags = []string{"preempt", "costs", "sched", "startup", "print", "cpus", "max-steps", "max-goroutines", "max-time", "timeout"}
 
 // limitFlags are the exploreRunFlags that only bound a run: a replay needs
 // them only to reproduce a limit.
@@ -326,6 +326,8 @@ func runFlagValue(s *cli.Settings, name string) string {
 		return s.Startup
 	case "print":
 		return s.Print
+	case "cpus":
+		return strconv.Itoa(s.CPUs)
 	case "max-steps":
 		return strconv.FormatUint(s.MaxSteps, 10)
 	case "max-goroutines":
