@@ -67,21 +67,24 @@ func (d *Dist) Mode() string {
 // TVD is the total variation distance between two distributions: half the
 // sum over all outcomes of the difference of their frequencies, from 0
 // (the same) to 1 (no outcome in common).
+// The sum runs over the outcomes in byte order, so that the last digit
+// does not depend on map order.
 func TVD(a, b *Dist) float64 {
-	sum := 0.0
-	seen := map[string]bool{}
+	var all []string
 	for _, d := range []*Dist{a, b} {
 		for o := range d.Counts {
-			if seen[o] {
-				continue
-			}
-			seen[o] = true
-			diff := a.P(o) - b.P(o)
-			if diff < 0 {
-				diff = -diff
-			}
-			sum += diff
+			all = append(all, o)
 		}
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	sum := 0.0
+	for _, o := range all {
+		diff := a.P(o) - b.P(o)
+		if diff < 0 {
+			diff = -diff
+		}
+		sum += diff
 	}
 	return sum / 2
 }

@@ -222,14 +222,22 @@ func measure(cfg *config, name string, procs int) (row, error) {
 	star := filepath.Join(cfg.dir, "corpus", name+".star")
 	p := strconv.Itoa(procs)
 
-	out, err := runOutcome(cfg, "", "run", "--procs", p, "--startup="+cfg.startup, "--print="+cfg.print, "--costs="+cfg.costs, "--cpus="+strconv.Itoa(cfg.cpus), star)
+	// --cpus only when set: a schedlab from before explore took it is
+	// still measured as it was.
+	var machine []string
+	if cfg.cpus != 0 {
+		machine = []string{"--cpus=" + strconv.Itoa(cfg.cpus)}
+	}
+	runArgs := append([]string{"run", "--procs", p, "--startup=" + cfg.startup, "--print=" + cfg.print, "--costs=" + cfg.costs}, machine...)
+	out, err := runOutcome(cfg, "", append(runArgs, star)...)
 	if err != nil {
 		return r, err
 	}
 	r.Default = out
 
 	var js bytes.Buffer
-	cmd := exec.Command(cfg.schedlab, "explore", "--json", "--runs", strconv.Itoa(cfg.runs), "--procs", p, "--perturb="+cfg.perturb, "--startup="+cfg.startup, "--print="+cfg.print, "--costs="+cfg.costs, "--cpus="+strconv.Itoa(cfg.cpus), star)
+	exploreArgs := append([]string{"explore", "--json", "--runs", strconv.Itoa(cfg.runs), "--procs", p, "--perturb=" + cfg.perturb, "--startup=" + cfg.startup, "--print=" + cfg.print, "--costs=" + cfg.costs}, machine...)
+	cmd := exec.Command(cfg.schedlab, append(exploreArgs, star)...)
 	cmd.Stdout = &js
 	cmd.Stderr = io.Discard
 	if err := cmd.Run(); err != nil {

@@ -106,6 +106,7 @@ var layers = map[string]int{
 	"bench/faithfulness/syscalltimes":      layerCommands,
 	"bench/faithfulness/spawntimes":        layerCommands,
 	"bench/faithfulness/samples":           layerCommands,
+	"bench/faithfulness/profiles/derive":   layerCommands,
 	"bench/faithfulness/timeslice":         layerCommands,
 	"bench/gcpacing":                       layerCommands,
 	"bench/gcpacing/alloc":                 layerCommands,

@@ -1,0 +1,137 @@
+// Command derive writes a costs profile made from another: the base
+// profile with some of its costs set to a constant or copied from a third
+// profile. The profiles of bench/faithfulness/profiles that are variations
+// on the default are made this way, so that each can be made again; the
+// command that made one is in its "command" field.
+//
+//	go run ./bench/faithfulness/profiles/derive -base runtime/costs_default.json -name NAME [-set COST=N]... [-copy COST=FILE]... [-notes TEXT] > profile.json
+//
+// -set gives a cost one value at every quantile (in the cost's unit: ns,
+// or ps for step_ps), so that --perturb=timing never varies it; -copy
+// takes a cost's distribution from FILE, another profile.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/schedlab/schedlab/runtime"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// A change is one -set or -copy, in the order given.
+type change struct {
+	cost  runtime.CostKind
+	value int64  // -set
+	from  string // -copy: the profile to copy the cost from
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("derive", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	base := fs.String("base", "runtime/costs_default.json", "the profile to start from (`FILE`)")
+	name := fs.String("name", "", "the new profile's `name` (required)")
+	notes := fs.String("notes", "", "`text` added to the base's notes")
+	var changes []change
+	fs.Func("set", "give cost `COST=N` the value N at every quantile (repeatable)", func(v string) error {
+		k, val, err := costArg(v)
+		if err != nil {
+			return err
+		}
+		n, err := strconv.ParseInt(val, 10, 64)
+		if err != nil || n < 0 {
+			return fmt.Errorf("want COST=N with N a whole number from 0, got %q", v)
+		}
+		changes = append(changes, change{cost: k, value: n})
+		return nil
+	})
+	fs.Func("copy", "take cost `COST=FILE`'s distribution from the profile FILE (repeatable)", func(v string) error {
+		k, file, err := costArg(v)
+		if err != nil {
+			return err
+		}
+		changes = append(changes, change{cost: k, from: file})
+		return nil
+	})
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *name == "" || fs.NArg() > 0 || len(changes) == 0 {
+		fmt.Fprintln(stderr, "usage: derive -base FILE -name NAME [-set COST=N]... [-copy COST=FILE]... [-notes TEXT]: a name and at least one -set or -copy")
+		return 2
+	}
+	c, err := readProfile(*base)
+	if err != nil {
+		fmt.Fprintf(stderr, "derive: %v\n", err)
+		return 1
+	}
+	var said []string
+	for _, ch := range changes {
+		d := c.Dist(ch.cost)
+		if ch.from == "" {
+			*d = runtime.Const(ch.value)
+			said = append(said, fmt.Sprintf("%v set to %d at every quantile", ch.cost, ch.value))
+			continue
+		}
+		other, err := readProfile(ch.from)
+		if err != nil {
+			fmt.Fprintf(stderr, "derive: %v\n", err)
+			return 1
+		}
+		*d = *other.Dist(ch.cost)
+		said = append(said, fmt.Sprintf("%v copied from %s", ch.cost, ch.from))
+	}
+	baseName := c.Name
+	c.Name = *name
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = shellQuote(a)
+	}
+	c.Command = "go run ./bench/faithfulness/profiles/derive " + strings.Join(quoted, " ")
+	c.Notes = strings.TrimSpace(fmt.Sprintf("Made from %s (%s): %s. %s %s", *base, baseName, strings.Join(said, "; "), *notes, c.Notes))
+	if _, err := stdout.Write(c.JSON()); err != nil {
+		fmt.Fprintf(stderr, "derive: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// shellQuote quotes a for a POSIX shell where it needs quoting, so that
+// the command written into the profile can be run again as it is.
+func shellQuote(a string) string {
+	if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,+-") == "" {
+		return a
+	}
+	return "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+}
+
+// costArg splits COST=VALUE and finds the cost.
+func costArg(v string) (runtime.CostKind, string, error) {
+	name, val, ok := strings.Cut(v, "=")
+	if !ok {
+		return 0, "", fmt.Errorf("want COST=VALUE, got %q", v)
+	}
+	for _, k := range runtime.CostKinds() {
+		if k.String() == name {
+			return k, val, nil
+		}
+	}
+	var names []string
+	for _, k := range runtime.CostKinds() {
+		names = append(names, k.String())
+	}
+	return 0, "", fmt.Errorf("no cost %q; the costs are %s", name, strings.Join(names, ", "))
+}
+
+func readProfile(file string) (*runtime.Costs, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.ParseCosts(file, data)
+}
