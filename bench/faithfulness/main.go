@@ -19,13 +19,15 @@
 //
 // Run it from the repository's root:
 //
-//	go run ./bench/faithfulness [-runs 2000] [-startup go|bare] [-print free|syscall] [-recordings run1,run2] [-cpus N] [-check] [program...]
+//	go run ./bench/faithfulness [-runs 2000] [-startup go|bare] [-print free|syscall] [-recordings GROUPS] [-cpus N] [-check] [program...]
 //
 // -recordings names the recordings/ directories pooled as Go's
-// distribution (run1 and run2 by default; Go~Go compares the first two):
-// groups separated by commas, each a directory or several joined with +,
-// so that -recordings run1+run2,amd-quiet-1+amd-quiet-2 pools two
-// sessions and gives the distance between them as the floor.
+// distribution: groups separated by commas, each a directory or several
+// joined with +; Go~Go compares the first two groups. The default,
+// run1+run2,amd-quiet-1+amd-quiet-2, pools two sessions of two recordings
+// each and gives the distance between the sessions as each pair's floor;
+// -recordings run1,run2 is the first session alone, as every report
+// before 2026-12-07 was made.
 // With -gogo A,B it runs no schedlab at all and compares two sets of
 // recordings of real Go with each other, pair by pair (each set a
 // directory or several joined with +): the distance between two machines,
@@ -54,13 +56,18 @@ import (
 	"github.com/schedlab/schedlab/internal/explore"
 )
 
-// The recordings of real Go that are pooled into its distribution by
-// default, and that TestRecordings checks.
+// recordingRuns are the first session's two recordings of real Go, one
+// after the other, which TestRecordings holds to a floor of 0.10.
 var recordingRuns = []string{"run1", "run2"}
 
 // sessionRuns are the whole corpus recorded again, twice, in a later
-// session (2026-12-07, on the AMD EPYC host): the other side of -gogo.
+// session (2026-12-07, on the AMD EPYC host).
 var sessionRuns = []string{"amd-quiet-1", "amd-quiet-2"}
+
+// defaultRecordings is -recordings' default: both sessions pooled, so
+// that Go's distribution is over the conditions seen so far and each
+// pair's floor, Go~Go, is the distance between the two sessions.
+var defaultRecordings = strings.Join(recordingRuns, "+") + "," + strings.Join(sessionRuns, "+")
 
 func recordingName(name string, procs int) string { return fmt.Sprintf("%s-p%d.txt", name, procs) }
 
@@ -93,7 +100,7 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.costs, "costs", "default", "the costs `profile` of every run and sweep (--costs): default, zero, or a file")
 	fs.IntVar(&cfg.cpus, "cpus", 0, "the machine's `CPUs` in every run and sweep (--cpus; 0: a CPU for every thread, schedlab's default)")
 	fs.Float64Var(&cfg.minFreq, "min", 0.01, "the `frequency` from which an outcome counts for found and unsound")
-	recs := fs.String("recordings", strings.Join(recordingRuns, ","), "the recordings/ `directories` pooled as Go's distribution: comma-separated groups, each a directory or several joined with + (Go~Go compares the first two groups)")
+	recs := fs.String("recordings", defaultRecordings, "the recordings/ `directories` pooled as Go's distribution: comma-separated groups, each a directory or several joined with + (Go~Go compares the first two groups)")
 	gogo := fs.String("gogo", "", "compare two `sets` of Go's recordings, A,B (each a directory of recordings/ or several joined with +), pair by pair, and run no schedlab")
 	check := fs.Bool("check", false, "exit 1 unless every target is met")
 	fs.Usage = func() {
