@@ -99,6 +99,13 @@ func printCalibrateReport(w io.Writer, rep *calibrate.Report) {
 	fmt.Fprintf(w, "wake-ups (ready to running on the other P): %.1f%% within 100µs untraced, %.1f%% traced; then the runnext steal %dns (median, traced);\n"+
 		"rounds on a new thread %d; rounds left out: %s\n",
 		100*rep.Within100us, 100*rep.Within100usTraced, rep.StealMedian, rep.NewM, strings.Join(why, ", "))
+	if len(rep.StepKinds) > 0 {
+		var kinds []string
+		for _, k := range rep.StepKinds {
+			kinds = append(kinds, fmt.Sprintf("%s: %.0f steps, %.0fps", k.Statement, k.Steps, k.MedianPs))
+		}
+		fmt.Fprintf(w, "a step by kind of statement (Starlark steps an iteration, Go's time a step, median; step and step_ps pool them):\n  %s\n", strings.Join(kinds, "; "))
+	}
 }
 
 func calibrateHelp(w io.Writer) { calibrateCmd([]string{"-h"}, w, io.Discard) }

@@ -69,9 +69,13 @@ type Line struct {
 
 // A Report says how each cost of a profile was made.
 type Report struct {
-	Lines       []Line
-	ClockCost   int64     // ns one clock reading adds
-	StarSteps   []float64 // Starlark steps per statement, by step kind
+	Lines     []Line
+	ClockCost int64     // ns one clock reading adds
+	StarSteps []float64 // Starlark steps per statement, by step kind
+	// StepKinds is, for each kind of statement the step is calibrated
+	// by, its Starlark steps and the median ps of a step: the kinds that
+	// step and step_ps pool into one distribution.
+	StepKinds   []StepKind
 	WakeSkipped map[string]int
 	NewM        int     // newm probe rounds whose readied goroutine ran on a new thread
 	StealMedian int64   // the median time from the woken P's start to its running the readied G (the runnext steal)
@@ -498,6 +502,7 @@ func (c *calibration) step() error {
 		return err
 	}
 	c.rep.StarSteps = per
+	c.rep.StepKinds = stepKindMedians(steps, per)
 	if err := c.add(Line{Cost: runtime.CostStep, Method: "clock", Factor: 1}, steps); err != nil {
 		return err
 	}

@@ -120,6 +120,35 @@ func starSteps() ([]float64, error) {
 	return out, nil
 }
 
+// A StepKind is one kind of statement of the step's calibration: the
+// statement, its Starlark steps per iteration, and the median over the
+// rounds of its Go time over those steps, in picoseconds.
+type StepKind struct {
+	Statement string
+	Steps     float64
+	MedianPs  float64
+}
+
+// stepKindMedians splits measureSteps' samples (one per kind, round after
+// round) by kind: each kind's median step in ps.
+func stepKindMedians(samples, per []float64) []StepKind {
+	out := make([]StepKind, len(stepKinds))
+	for k, sk := range stepKinds {
+		var own []float64
+		for i := k; i < len(samples); i += len(stepKinds) {
+			own = append(own, samples[i]*1000)
+		}
+		out[k] = StepKind{Statement: sk.star}
+		if len(own) > 0 {
+			out[k].MedianPs = median(own)
+		}
+		if k < len(per) {
+			out[k].Steps = per[k]
+		}
+	}
+	return out
+}
+
 // measureSteps returns rounds samples per kind of the Go-equivalent cost
 // of one Starlark step in ns, and the steps per iteration of each kind.
 func measureSteps(rounds int) ([]float64, []float64, error) {
