@@ -215,6 +215,7 @@ type Program struct {
 	small map[posKey]bool              // calls with an int literal below 1000 as their duration (findSmallDurations)
 	why   string                       // why goroutines may share a changing plain value (sharedPlainState)
 	clean map[lineCol][]cleanCall      // calls whose frame a state key can write out (findCleanCalls)
+	kinds map[lineKey]runtime.StepKind // the kind of the statement on each line (findStepKinds)
 }
 
 // SharedPlainState says why the goroutines of the program may share a
@@ -238,7 +239,7 @@ func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{root: r.root, main: mod.path, progs: make(map[string]*starlark.Program, len(r.modules)), small: r.smallNs, why: r.sharedWhy, clean: r.cleanCalls}
+	p := &Program{root: r.root, main: mod.path, progs: make(map[string]*starlark.Program, len(r.modules)), small: r.smallNs, why: r.sharedWhy, clean: r.cleanCalls, kinds: r.stepKinds}
 	for path, m := range r.modules {
 		p.progs[path] = m.prog
 	}
@@ -267,6 +268,7 @@ func (p *Program) Run(opts Options) *Result {
 	r.root = p.root
 	r.smallNs = p.small
 	r.cleanCalls = p.clean
+	r.stepKinds = p.kinds
 	for path, prog := range p.progs {
 		r.modules[path] = &module{path: path, prog: prog}
 	}

@@ -51,6 +51,9 @@
 //     (Program.SharedPlainState), for schedlab check's reduction.
 //   - statekey.go: a goroutine's Starlark state at a safe point, written
 //     out (AppendStateKey), for schedlab check's stutter reduction.
+//   - stepkind.go: the kind of statement on each line, so that a profile
+//     that charges a step by its kind (runtime.StepKind) is told which
+//     kind a goroutine's steps are.
 //   - load.go: compiling a script and the modules it loads, confined to
 //     its directory tree, before anything runs; a name used before the
 //     load that binds it.

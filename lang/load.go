@@ -133,6 +133,9 @@ func (r *run) compile(path string, src []byte, chain []string) (*module, error) 
 	}
 	r.findSmallDurations(f)
 	r.findCleanCalls(f)
+	if r.opts.Costs.ByKind() {
+		r.findStepKinds(f)
+	}
 	if why := sharedPlainState(f); why != "" && r.sharedWhy == "" {
 		r.sharedWhy = why
 	}

@@ -66,7 +66,8 @@ func (m *Machine) initCosts() {
 		m.charged[k] = c.charged(CostKind(k))
 		m.cost[k] = c.Dists[m.charged[k]].Median()
 	}
-	m.stepPs = !c.Dists[CostStepPs].IsZero()
+	m.stepKinds = c.ByKind()
+	m.stepPs = !c.Dists[CostStepPs].IsZero() || m.stepKinds
 	m.stepCosts = m.stepPs || !c.Dists[CostStep].IsZero()
 	m.sampleCosts = m.cfg.Perturb.SampleCosts && !c.IsZero()
 }
@@ -137,6 +138,55 @@ func (g *G) RanSteps(n uint64) bool {
 	return yielded
 }
 
+// A StepKind is the kind of statement a goroutine's steps belong to, as
+// calibrate times them (internal/calibrate, step.go): a profile may give
+// each its own step cost (step_ps_plain, ...), which a step of that kind
+// is charged instead of step_ps. The language says which kind its
+// goroutine runs (G.SetStepKind); StepAny is step_ps itself.
+type StepKind uint8
+
+// The kinds of step.
+const (
+	StepAny    StepKind = iota // step_ps: the kinds pooled
+	StepPlain                  // arithmetic on a variable: x = x + 1
+	StepIndex                  // on a list element: a[i % 8] = a[i % 8] + 1
+	StepMap                    // a map update: d["k"] = d["k"] + 1
+	StepAppend                 // an append: s.append(i)
+	StepCall                   // a call of the program's own function: x = inc(x)
+	StepFormat                 // a string formatted: t = "n%d" % i
+	numStepKinds
+)
+
+// stepKindCosts is the cost of each kind of step.
+var stepKindCosts = [numStepKinds]CostKind{CostStepPs, CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat}
+
+// ByKind reports whether c charges a step by its kind of statement: it
+// gives one of step_ps_plain, step_ps_index, ... (a nil c does not).
+func (c *Costs) ByKind() bool {
+	if c == nil {
+		return false
+	}
+	for _, k := range stepKindCosts[1:] {
+		if !c.Dists[k].IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+// StepsByKind reports whether the profile charges steps by their kind
+// (it has step_ps_plain or another): only then need the language say
+// which kind a goroutine runs.
+func (m *Machine) StepsByKind() bool { return m.stepKinds }
+
+// SetStepKind says that g's steps from now on, until it says otherwise,
+// are of kind k: the next RanSteps charges them at k's cost.
+func (g *G) SetStepKind(k StepKind) {
+	if k < numStepKinds {
+		g.stepKind = k
+	}
+}
+
 // stepTime returns the ns that n steps of g's code take: n step costs.
 // Under a profile with step_ps the steps are charged in picoseconds, and
 // what is less than a whole ns waits in g.stepCarry for g's next steps, so
@@ -145,16 +195,18 @@ func (g *G) RanSteps(n uint64) bool {
 func (g *G) stepTime(n uint64) int64 {
 	m := g.m
 	if m.stepPs {
-		c := m.cost[CostStepPs]
+		kind := stepKindCosts[g.stepKind]
+		c := m.cost[kind]
 		if m.sampleCosts {
-			// One draw for the G's life: the profile's spread is
-			// over kinds of statement, and a G's code is of one
-			// kind, not a new one every quantum (whose mean, the
-			// tail's, would be many times the median).
-			if g.stepPsCost == 0 {
-				g.stepPsCost = max(m.cfg.Costs.Dists[CostStepPs].Sample(m.rng), 1)
+			// One draw for the G's life: step_ps's spread is over
+			// kinds of statement, and a G's code is of one kind, not
+			// a new one every quantum (whose mean, the tail's, would
+			// be many times the median). The draw is a point of the
+			// distribution, which each kind's cost is read at.
+			if g.stepDraw == 0 {
+				g.stepDraw = 1 + m.rng.Float64()
 			}
-			c = g.stepPsCost
+			c = max(m.cfg.Costs.Dists[m.charged[kind]].at(g.stepDraw-1), 1)
 		}
 		if c > 0 && n >= uint64(math.MaxInt64-g.stepCarry)/uint64(c) {
 			return math.MaxInt64

@@ -663,3 +663,52 @@ func TestStepPsDrawnOncePerG(t *testing.T) {
 		t.Errorf("8 seeds drew one step cost (%v): not a draw", took)
 	}
 }
+
+// A profile may charge a step by its kind of statement: a G whose steps
+// are of a kind the profile gives (SetStepKind) pays that kind's ps, of
+// a kind it leaves out step_ps's, and a profile with no kind at all
+// charges every step step_ps, whatever kind the language says.
+func TestStepKindCost(t *testing.T) {
+	byKind := costsOf(CostStep, 1, CostStepPs, 99, CostStepPsPlain, 25, CostStepPsFormat, 6000)
+	pooled := costsOf(CostStep, 1, CostStepPs, 99)
+	for _, tc := range []struct {
+		name  string
+		costs *Costs
+		kind  StepKind
+		want  int64 // ns for 1000 steps
+	}{
+		{"plain", byKind, StepPlain, 25},
+		{"format", byKind, StepFormat, 6000},
+		{"a kind the profile leaves out", byKind, StepMap, 99},
+		{"any", byKind, StepAny, 99},
+		{"no kinds in the profile", pooled, StepPlain, 99},
+	} {
+		var at int64
+		var byKindOn bool
+		run(t, Config{Procs: 1, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
+			byKindOn = g.Machine().StepsByKind()
+			g.SetStepKind(tc.kind)
+			start := g.Now()
+			g.RanSteps(1000)
+			at = g.Now() - start
+			return nil
+		})
+		if at != tc.want {
+			t.Errorf("%s: 1000 steps took %dns, want %d", tc.name, at, tc.want)
+		}
+		if want := tc.costs == byKind; byKindOn != want {
+			t.Errorf("%s: StepsByKind() = %v, want %v", tc.name, byKindOn, want)
+		}
+	}
+	// A profile of kinds alone, without step_ps, still charges in ps.
+	var at int64
+	run(t, Config{Procs: 1, Costs: costsOf(CostStep, 1, CostStepPsPlain, 25)}, func(g *G, log func(string, ...any)) error {
+		g.SetStepKind(StepPlain)
+		g.RanSteps(1000)
+		at = g.Now()
+		return nil
+	})
+	if at != 25 {
+		t.Errorf("kinds without step_ps: 1000 plain steps took %dns, want 25", at)
+	}
+}

@@ -148,6 +148,12 @@ const (
 	CostMalg                             // newproc when it makes a new G (malg), none being free
 	CostSyscallTimerLate                 // how late a system call sleeping on a kernel timer returns
 	CostPrintFirst                       // the first printed line's work before its write(2)
+	CostStepPsPlain                      // a step of arithmetic on a variable (x = x + 1), in ps
+	CostStepPsIndex                      // a step of arithmetic on a list element (a[i % 8] = a[i % 8] + 1), in ps
+	CostStepPsMap                        // a step of a map update (d["k"] = d["k"] + 1), in ps
+	CostStepPsAppend                     // a step of an append (s.append(i)), in ps
+	CostStepPsCall                       // a step of a call of the program's own function (x = inc(x)), in ps
+	CostStepPsFormat                     // a step of a string formatted (t = "n%d" % i), in ps
 	NumCosts                             // the number of costs
 )
 
@@ -156,7 +162,8 @@ var costNames = [NumCosts]string{
 	"syscall_enter", "syscall_exit", "timer_late", "timer_late_short", "steal_pass",
 	"runnext_sleep", "stall", "stall_every", "gc_sweep_term", "gc_mark_term",
 	"gc_mark_mib", "write", "step_ps", "gc_mark_roots_mib", "malg",
-	"syscall_timer_late", "print_first",
+	"syscall_timer_late", "print_first", "step_ps_plain", "step_ps_index",
+	"step_ps_map", "step_ps_append", "step_ps_call", "step_ps_format",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
@@ -165,6 +172,8 @@ func optionalCost(k CostKind) bool {
 	switch k {
 	case CostGCMarkMiB, CostWrite, CostStepPs, CostGCMarkRootsMiB, CostMalg, CostSyscallTimerLate, CostPrintFirst:
 		return true
+	case CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat:
+		return true
 	}
 	return false
 }
@@ -172,8 +181,8 @@ func optionalCost(k CostKind) bool {
 // charged returns the cost a run charges for k under c: k itself, or, for
 // a cost that refines an older one and that c leaves out (all zero), the
 // older one: a new G's malg is newproc, a sleeping system call's
-// syscall_timer_late is timer_late. So a profile written before them
-// schedules as it did.
+// syscall_timer_late is timer_late, a step of a kind (step_ps_plain, ...)
+// is step_ps. So a profile written before them schedules as it did.
 func (c *Costs) charged(k CostKind) CostKind {
 	if c.Dists[k].IsZero() {
 		switch k {
@@ -181,6 +190,8 @@ func (c *Costs) charged(k CostKind) CostKind {
 			return CostNewproc
 		case CostSyscallTimerLate:
 			return CostTimerLate
+		case CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat:
+			return CostStepPs
 		}
 	}
 	return k
@@ -228,8 +239,11 @@ func (d *Dist) Median() int64 { return d.Quantiles[NumQuantiles/2] }
 // on [0, 1] is placed among the quantiles and the value interpolated
 // linearly between the two around it (the inverse of the piecewise-linear
 // distribution function the quantiles describe).
-func (d *Dist) Sample(rng *rand.Rand) int64 {
-	u := rng.Float64() * (NumQuantiles - 1)
+func (d *Dist) Sample(rng *rand.Rand) int64 { return d.at(rng.Float64()) }
+
+// at is the value at the point p of [0, 1): Sample's draw, given.
+func (d *Dist) at(p float64) int64 {
+	u := p * (NumQuantiles - 1)
 	i := int(u)
 	if i >= NumQuantiles-1 {
 		return d.Quantiles[NumQuantiles-1]

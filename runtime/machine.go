@@ -265,6 +265,7 @@ type Machine struct {
 	sampleCosts bool               // draw each cost from its distribution (Perturb.SampleCosts)
 	stepCosts   bool               // a step of code takes time: the step cost is not all zero
 	stepPs      bool               // the step is charged in picoseconds (the profile has step_ps)
+	stepKinds   bool               // the profile charges a step by its kind (step_ps_plain, ...)
 	printed     bool               // a line has been printed (WriteStdout): print_first is paid
 	quantum     uint64             // cfg.Quantum, or DefaultQuantum
 	sliceSteps  uint64             // cfg.SliceSteps, or DefaultSliceSteps

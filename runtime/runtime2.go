@@ -51,10 +51,11 @@ type G struct {
 	markMode     gcMarkWorkerMode // a mark worker's mode while it marks (gcMarkWorkerNotWorker otherwise)
 	inMarkAssist bool             // in a mark assist: a preemption request waits for its chunk (gp.inMarkAssist)
 
-	workLeft   int64 // ns of work still to do after a preemption
-	stepCarry  int64 // ps of steps run but not yet charged (under 1ns; step_ps)
-	stepPsCost int64 // with Perturb.SampleCosts, its step's ps, drawn once (0: not yet)
-	workUntil  int64 // when the current work chunk ends
+	workLeft  int64    // ns of work still to do after a preemption
+	stepCarry int64    // ps of steps run but not yet charged (under 1ns; step_ps)
+	stepDraw  float64  // with Perturb.SampleCosts, 1 + its point of the step's distribution, drawn once (0: not yet)
+	stepKind  StepKind // the kind of its steps (SetStepKind), StepAny by default
+	workUntil int64    // when the current work chunk ends
 
 	waiting   *sudog // sudogs this G is blocked on (gp.waiting)
 	waitingOn []any  // the objects (channels, mutexes, ...) it waits on, for the leak check

@@ -512,8 +512,26 @@ func (c *calibration) step() error {
 	for i, v := range steps {
 		ps[i] = v * 1000
 	}
-	return c.add(Line{Cost: runtime.CostStepPs, Method: "clock", Factor: 1}, ps)
+	if err := c.add(Line{Cost: runtime.CostStepPs, Method: "clock", Factor: 1}, ps); err != nil {
+		return err
+	}
+	// And each kind's own, for a step charged by its kind
+	// (runtime.StepKind, lang's stepkind.go): the samples come one per
+	// kind, round after round.
+	for k, cost := range stepKindCosts {
+		var own []float64
+		for i := k; i < len(ps); i += len(stepKinds) {
+			own = append(own, ps[i])
+		}
+		if err := c.add(Line{Cost: cost, Method: "clock", Factor: 1}, own); err != nil {
+			return err
+		}
+	}
+	return nil
 }
+
+// stepKindCosts are the costs of stepKinds' statements, in their order.
+var stepKindCosts = []runtime.CostKind{runtime.CostStepPsPlain, runtime.CostStepPsIndex, runtime.CostStepPsMap, runtime.CostStepPsAppend, runtime.CostStepPsCall, runtime.CostStepPsFormat}
 
 // within returns the share of xs below d (0 for none).
 func within(xs []float64, d float64) float64 {
