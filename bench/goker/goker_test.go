@@ -92,15 +92,15 @@ func TestShort(t *testing.T) {
 
 // TestSearchFlags: the table walks each kernel as its `# schedlab
 // check:` directive says, and shows it: cockroach2448 with --stalls=on,
-// without which check does not find it, and kubernetes11298 with
-// --reduction=dpor. No other kernel has a directive, so the other rows
-// are the plain walk's.
+// without which check does not find it, and kubernetes11298 and
+// kubernetes13135 with --reduction=dpor. No other kernel has a directive,
+// so the other rows are the plain walk's.
 func TestSearchFlags(t *testing.T) {
 	ks, err := Kernels(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]string{"cockroach2448": "--stalls=on", "kubernetes11298": "--reduction=dpor"}
+	want := map[string]string{"cockroach2448": "--stalls=on", "kubernetes11298": "--reduction=dpor", "kubernetes13135": "--reduction=dpor"}
 	for _, k := range ks {
 		if got := strings.Join(append(k.Check.Flags, k.FixedCheck.Flags...), " "); got != want[k.Name] {
 			t.Errorf("%s: check directives %q, want %q", k.Name, got, want[k.Name])
