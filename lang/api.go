@@ -235,6 +235,7 @@ func (p *Program) SharedPlainState() string { return p.why }
 // what RunFile reports, through FormatCompileError.
 func Compile(filename string, src []byte, opts Options) (*Program, error) {
 	r := newRun(opts)
+	r.compiling = true // a Program runs with options Compile does not know
 	mod, err := r.compileMain(filename, src)
 	if err != nil {
 		return nil, err

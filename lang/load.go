@@ -133,7 +133,7 @@ func (r *run) compile(path string, src []byte, chain []string) (*module, error) 
 	}
 	r.findSmallDurations(f)
 	r.findCleanCalls(f)
-	if r.opts.Costs.ByKind() {
+	if r.opts.Costs.ByKind() || r.compiling {
 		r.findStepKinds(f)
 	}
 	if why := sharedPlainState(f); why != "" && r.sharedWhy == "" {

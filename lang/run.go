@@ -110,6 +110,7 @@ type run struct {
 	sharedWhy  string                       // why goroutines may share a changing plain value, "" if they cannot (sharedPlainState)
 	cleanCalls map[lineCol][]cleanCall      // calls whose frame a state key can write out (findCleanCalls)
 	stepKinds  map[lineKey]runtime.StepKind // the kind of the statement on each line (findStepKinds)
+	compiling  bool                         // Compile's run: it notes what any Run may need (the step kinds)
 	atCall     *starlark.Builtin            // with a Tracker, the builtin whose safe point atCallG is at (AppendStateKey)
 	atCallG    *goroutine
 	cleanSeen  []cleanSeen // cleanAt's last answer by frame

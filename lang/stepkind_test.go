@@ -64,6 +64,17 @@ func TestStepKindsCharged(t *testing.T) {
 		return ns
 	}
 	got := times(byKind)
+	// A Program compiled without the profile, as explore, check and run
+	// compile, charges the same when it runs with it.
+	prog, err := Compile("x.star", []byte(stepKindSrc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout strings.Builder
+	prog.Run(Options{Procs: 1, Preempt: true, Costs: byKind, Stdout: &stdout})
+	if want := strings.Join([]string{strconv.Itoa(got[0]), strconv.Itoa(got[1]), strconv.Itoa(got[2])}, " ") + "\n"; stdout.String() != want {
+		t.Errorf("compiled, then run: %q, want RunFile's %q", stdout.String(), want)
+	}
 	plain, format, calls := got[0], got[1], got[2]
 	// The format loop's steps cost 250 times the plain loop's; its turns
 	// are about as many steps.
