@@ -203,10 +203,10 @@ func (g *G) stepTime(n uint64) int64 {
 			// a new one every quantum (whose mean, the tail's, would
 			// be many times the median). The draw is a point of the
 			// distribution, which each kind's cost is read at.
-			if g.stepDraw == 0 {
-				g.stepDraw = 1 + m.rng.Float64()
+			if !g.stepDrawn {
+				g.stepDraw, g.stepDrawn = m.rng.Float64(), true
 			}
-			c = max(m.cfg.Costs.Dists[m.charged[kind]].at(g.stepDraw-1), 1)
+			c = max(m.cfg.Costs.Dists[m.charged[kind]].at(g.stepDraw), 1)
 		}
 		if c > 0 && n >= uint64(math.MaxInt64-g.stepCarry)/uint64(c) {
 			return math.MaxInt64

@@ -53,7 +53,8 @@ type G struct {
 
 	workLeft  int64    // ns of work still to do after a preemption
 	stepCarry int64    // ps of steps run but not yet charged (under 1ns; step_ps)
-	stepDraw  float64  // with Perturb.SampleCosts, 1 + its point of the step's distribution, drawn once (0: not yet)
+	stepDraw  float64  // with Perturb.SampleCosts, its point of the step's distribution, in [0, 1), drawn once
+	stepDrawn bool     // stepDraw is drawn
 	stepKind  StepKind // the kind of its steps (SetStepKind), StepAny by default
 	workUntil int64    // when the current work chunk ends
 
