@@ -457,3 +457,37 @@ t.wait()
 if t.answered != N:
     fail("answered %d of %d" % (t.answered, N))
 `
+
+// stepLoopSrc is a loop of plain statements; one op is one turn.
+const stepLoopSrc = `
+x = [0]
+
+def loop(n):
+    for i in range(n):
+        x[0] = x[0] + 1
+
+reset_timer()
+loop(N)
+`
+
+// BenchmarkStepKinds is a loop of plain statements under the default
+// profile (pooled: every step step_ps) and under one that charges a step
+// by its kind (kinds): what finding the kind of the line at each account
+// costs (stepkind.go).
+func BenchmarkStepKinds(b *testing.B) {
+	for _, kinds := range []bool{false, true} {
+		name := "pooled"
+		opts := benchOptions()
+		if kinds {
+			name = "kinds"
+			c := *opts.Costs
+			c.Dists[runtime.CostStepPsPlain] = runtime.Const(31)
+			c.Dists[runtime.CostStepPsIndex] = runtime.Const(31)
+			opts.Costs = &c
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			benchRun(b, stepLoopSrc, opts, nil)
+		})
+	}
+}
