@@ -89,7 +89,7 @@ func printCalibrateReport(w io.Writer, rep *calibrate.Report) {
 		q := l.Profile.Quantiles
 		fmt.Fprintf(w, "%-17s %6d %-6s %10d %10d %6.2f %10d %10d %10d\n", l.Cost, l.N, l.Method, l.Traced, l.Clock, l.Factor, q[1], q[10], q[19])
 	}
-	fmt.Fprintf(w, "(ns. FROM: clock = the untraced probe's own clock, trace = the trace's events times LEVEL, the untraced/traced ratio\n"+
+	fmt.Fprintf(w, "(ns; step_ps and step_ps_* in ps. FROM: clock = the untraced probe's own clock, trace = the trace's events times LEVEL, the untraced/traced ratio\n"+
 		"of the probe's clock medians. TRACED and CLOCK are the medians of the two; a clock reading costs %dns.)\n", rep.ClockCost)
 	var why []string
 	for k, n := range rep.WakeSkipped {

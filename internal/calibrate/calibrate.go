@@ -207,8 +207,12 @@ func (c *calibration) add(l Line, samples []float64) error {
 	l.N = l.Profile.N
 	c.p.Dists[l.Cost] = l.Profile
 	c.rep.Lines = append(c.rep.Lines, l)
+	p50 := ns(l.Profile.Median())
+	if psCost(l.Cost) {
+		p50 = fmt.Sprintf("%dps", l.Profile.Median())
+	}
 	c.progress("  %-16s n=%-5d p50 %-8s (%s; traced %s, untraced clock %s, level x%.2f)",
-		l.Cost, l.N, ns(l.Profile.Median()), l.Method, ns(l.Traced), ns(l.Clock), l.Factor)
+		l.Cost, l.N, p50, l.Method, ns(l.Traced), ns(l.Clock), l.Factor)
 	return nil
 }
 
@@ -528,6 +532,12 @@ func (c *calibration) step() error {
 		}
 	}
 	return nil
+}
+
+// psCost reports whether cost k is in picoseconds, not ns: step_ps and
+// the kinds' steps.
+func psCost(k runtime.CostKind) bool {
+	return k == runtime.CostStepPs || slices.Contains(stepKindCosts, k)
 }
 
 // stepKindCosts are the costs of stepKinds' statements, in their order.
