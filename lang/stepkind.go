@@ -139,7 +139,8 @@ func exprKind(n syntax.Node, defined map[string]bool) runtime.StepKind {
 
 // stepRank orders the kinds from the cheapest to the dearest, as
 // calibrate measures them: a line with several is charged its dearest.
-var stepRank = map[runtime.StepKind]int{
+var stepRank = [...]int{
+	runtime.StepAny:    0,
 	runtime.StepPlain:  1,
 	runtime.StepIndex:  2,
 	runtime.StepAppend: 3,

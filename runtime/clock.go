@@ -174,6 +174,15 @@ func (c *Costs) ByKind() bool {
 	return false
 }
 
+// Cost returns the cost that charges a step of kind k: step_ps for
+// StepAny, step_ps_plain for StepPlain, and so on.
+func (k StepKind) Cost() CostKind {
+	if k >= numStepKinds {
+		return CostStepPs
+	}
+	return stepKindCosts[k]
+}
+
 // StepsByKind reports whether the profile charges steps by their kind
 // (it has step_ps_plain or another): only then need the language say
 // which kind a goroutine runs.

@@ -86,7 +86,7 @@ func (s recSet) where() string {
 	var machines, loads []string
 	for _, h := range s.headers {
 		m := h.Machine
-		if i := strings.IndexByte(m, ' '); i > 0 && strings.Contains(m, "Xeon") {
+		if strings.Contains(m, "Xeon") {
 			m = "Xeon"
 		}
 		if len(machines) == 0 || machines[len(machines)-1] != m {

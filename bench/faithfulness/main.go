@@ -212,16 +212,12 @@ func measure(cfg *config, name string, procs int) (row, error) {
 	r := row{Name: name, Procs: procs, Go: newDist()}
 	var recs []*Dist
 	for _, group := range cfg.recs {
-		d := newDist()
-		for _, run := range group {
-			rd, err := readRecording(filepath.Join(cfg.dir, "recordings", run, recordingName(name, procs)))
-			if err != nil {
-				return r, err
-			}
-			d.merge(rd)
+		set, err := readSet(cfg.dir, group, name, procs)
+		if err != nil {
+			return r, err
 		}
-		recs = append(recs, d)
-		r.Go.merge(d)
+		recs = append(recs, set.pooled)
+		r.Go.merge(set.pooled)
 	}
 	if len(recs) >= 2 {
 		r.GoNoise = TVD(recs[0], recs[1])

@@ -522,12 +522,12 @@ func (c *calibration) step() error {
 	// And each kind's own, for a step charged by its kind
 	// (runtime.StepKind, lang's stepkind.go): the samples come one per
 	// kind, round after round.
-	for k, cost := range stepKindCosts {
+	for k, sk := range stepKinds {
 		var own []float64
 		for i := k; i < len(ps); i += len(stepKinds) {
 			own = append(own, ps[i])
 		}
-		if err := c.add(Line{Cost: cost, Method: "clock", Factor: 1}, own); err != nil {
+		if err := c.add(Line{Cost: sk.kind.Cost(), Method: "clock", Factor: 1}, own); err != nil {
 			return err
 		}
 	}
@@ -537,11 +537,8 @@ func (c *calibration) step() error {
 // psCost reports whether cost k is in picoseconds, not ns: step_ps and
 // the kinds' steps.
 func psCost(k runtime.CostKind) bool {
-	return k == runtime.CostStepPs || slices.Contains(stepKindCosts, k)
+	return k == runtime.CostStepPs || slices.ContainsFunc(stepKinds, func(sk stepKind) bool { return sk.kind.Cost() == k })
 }
-
-// stepKindCosts are the costs of stepKinds' statements, in their order.
-var stepKindCosts = []runtime.CostKind{runtime.CostStepPsPlain, runtime.CostStepPsIndex, runtime.CostStepPsMap, runtime.CostStepPsAppend, runtime.CostStepPsCall, runtime.CostStepPsFormat}
 
 // within returns the share of xs below d (0 for none).
 func within(xs []float64, d float64) float64 {

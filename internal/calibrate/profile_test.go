@@ -70,3 +70,16 @@ func TestProfileRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// Each kind of statement the step is calibrated by is one kind a profile
+// charges (its step_ps_* cost), each once, none step_ps itself.
+func TestStepKindCosts(t *testing.T) {
+	seen := map[runtime.CostKind]bool{}
+	for _, sk := range stepKinds {
+		c := sk.kind.Cost()
+		if c == runtime.CostStepPs || seen[c] || !psCost(c) {
+			t.Errorf("%s: charged as %v, which is step_ps or another statement's", sk.star, c)
+		}
+		seen[c] = true
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/schedlab/schedlab/lang"
+	"github.com/schedlab/schedlab/runtime"
 )
 
 // The step cost: what one Starlark step stands for in Go.
@@ -29,8 +30,9 @@ import (
 
 // A stepKind is one statement, in Go and in Starlark.
 type stepKind struct {
-	star   string      // the Starlark statement, in a loop over i; x, a, d, s, t and inc are there
-	goLoop func(n int) // n iterations of the Go statement
+	star   string           // the Starlark statement, in a loop over i; x, a, d, s, t and inc are there
+	kind   runtime.StepKind // the kind a profile charges such a step as (its step_ps_* cost)
+	goLoop func(n int)      // n iterations of the Go statement
 }
 
 // The Go loops' state lives in package variables, so that the compiler
@@ -48,33 +50,33 @@ var (
 func stepInc(v int) int { return v + 1 }
 
 var stepKinds = []stepKind{
-	{"x = x + 1", func(n int) {
+	{"x = x + 1", runtime.StepPlain, func(n int) {
 		for range n {
 			stepX = stepX + 1
 		}
 	}},
-	{"a[i % 8] = a[i % 8] + 1", func(n int) {
+	{"a[i % 8] = a[i % 8] + 1", runtime.StepIndex, func(n int) {
 		for i := range n {
 			stepA[i%8] = stepA[i%8] + 1
 		}
 	}},
-	{`d["k"] = d["k"] + 1`, func(n int) {
+	{`d["k"] = d["k"] + 1`, runtime.StepMap, func(n int) {
 		for range n {
 			stepD["k"] = stepD["k"] + 1
 		}
 	}},
-	{"s.append(i)", func(n int) {
+	{"s.append(i)", runtime.StepAppend, func(n int) {
 		stepS = stepS[:0]
 		for i := range n {
 			stepS = append(stepS, i)
 		}
 	}},
-	{"x = inc(x)", func(n int) {
+	{"x = inc(x)", runtime.StepCall, func(n int) {
 		for range n {
 			stepX = stepInc(stepX)
 		}
 	}},
-	{`t = "n%d" % i`, func(n int) {
+	{`t = "n%d" % i`, runtime.StepFormat, func(n int) {
 		for i := range n {
 			stepT = "n" + strconv.Itoa(i)
 		}
