@@ -181,6 +181,13 @@ type Result struct {
 	// writes on Stderr, for a caller that says it once for many runs
 	// (the latency lab).
 	UnreadParams []string
+
+	// HostLimit is the host's limit that stopped the run (the wall-clock
+	// timeout, the memory watchdog, Options.Cancel), nil if none did. Such
+	// a run ended where the host's time or memory ran out, not where its
+	// schedule led: a search that replays schedules (check) must not read
+	// it as the schedule's outcome.
+	HostLimit *runtime.LimitError
 }
 
 // RunFile runs the script filename (read from the file unless src is not
@@ -339,7 +346,11 @@ func (r *run) runMain(mod *module) *Result {
 	if out.Outcome == runtime.Canceled && errors.As(out.Err, &le) {
 		out.Outcome = runtime.Limit // the timeout, caught between two steps
 	}
-	return &Result{ExitCode: code, Run: &out, UnreadParams: unread}
+	var host *runtime.LimitError // the host's limit, if it is what ended the run
+	if hl := r.stopped.Load(); hl != nil && out.Outcome == runtime.Limit && errors.As(out.Err, &le) && le == hl {
+		host = hl
+	}
+	return &Result{ExitCode: code, Run: &out, UnreadParams: unread, HostLimit: host}
 }
 
 // runMachine runs m to its end. A broken invariant of the engine found on

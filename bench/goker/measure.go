@@ -128,7 +128,7 @@ func Measure(cfg Config, k Kernel) (Row, error) {
 			row.CheckFound, row.CheckBound, row.CheckOutcome = true, bound, string(v.Failure.Result.Outcome)
 			break
 		}
-		if v.Interrupted {
+		if v.Interrupted || v.HostLimit != "" {
 			row.CheckTimedOut = true
 			break
 		}

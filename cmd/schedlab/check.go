@@ -192,6 +192,8 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case v.Interrupted:
 		stopped = "interrupted (SIGINT)"
+	case v.HostLimit != "":
+		stopped = check.Budget(v.HostLimit)
 	case !v.Complete && v.Failure == nil, !v.Complete && *keepGoing:
 		stopped = check.Budget("stopped by --max-schedules " + strconv.Itoa(*maxSchedules))
 	}
@@ -199,7 +201,7 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedlab check: %v\n", err)
 		return 2
 	}
-	if cfg.Reduction == check.DPOR && *naive > 0 && !v.Interrupted {
+	if cfg.Reduction == check.DPOR && *naive > 0 && !v.Interrupted && v.HostLimit == "" {
 		ncfg := cfg
 		ncfg.Reduction = check.NoReduction
 		ncfg.MaxSchedules = *naive

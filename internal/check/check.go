@@ -117,6 +117,11 @@ type Verdict struct {
 	Schedules   int  // runs done
 	Complete    bool // every schedule within the bound ran
 	Interrupted bool // Config.Stop ended the walk
+	// HostLimit says which run a limit of the host's (the wall-clock
+	// timeout, memory) stopped, ending the walk before it: "" if none.
+	// That run is not counted, and is not a failure: where it stopped
+	// depends on the machine, not on the schedule.
+	HostLimit string
 	// Failure is the first schedule whose run failed (explore's outcomes:
 	// a deadlock, a leak, a failed assert, a panic, a limit), nil if none.
 	Failure *Run
@@ -183,12 +188,25 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 				opts.Chooser, after = cfg.wrap(opts.Chooser.(*trackingChooser))
 			}
 		}
-		res, _ := job.Run(opts)
+		if opts.Cancel == nil {
+			opts.Cancel = cfg.Stop // a long run ends at the interrupt too
+		}
+		res, lres := job.Run(opts)
 		if after != nil {
 			after()
 		}
 		if ch.err != nil {
 			return v, ch.err
+		}
+		if hl := lres.HostLimit; hl != nil {
+			// The host stopped the run where its time or memory ran out,
+			// not where the schedule led: the walk ends there, incomplete.
+			if hl.What == "interrupt" {
+				v.Interrupted = true
+			} else {
+				v.HostLimit = fmt.Sprintf("schedule %d reached a limit of the host's: %s", v.Schedules+1, hl.Msg)
+			}
+			return v, nil
 		}
 		if len(ch.points) < len(prefix) {
 			return v, fmt.Errorf("%w: schedule %v ended after %d of its %d choice points", ErrNondeterministic, prefix, len(ch.points), len(prefix))

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/schedlab/schedlab/internal/explore"
 	"github.com/schedlab/schedlab/lang"
@@ -276,5 +277,39 @@ func TestWalkStalls(t *testing.T) {
 				t.Errorf("the failing run says %q", v.Failure.Stderr)
 			}
 		}
+	}
+}
+
+// A run that the host stops (here, the wall-clock timeout) ends the walk,
+// incomplete: it is neither counted nor a failure, since where it stopped
+// is the machine's doing, not the schedule's. Config.Stop ends a run in
+// the middle, as an interrupt.
+func TestWalkHostLimit(t *testing.T) {
+	const spin = `
+def spin():
+    while True:
+        pass
+spawn(spin)
+sleep("1s")
+`
+	cfg := Config{Program: compile(t, spin), Options: lang.Options{Procs: 1, Preempt: true, Costs: runtime.ZeroCosts(), Timeout: 50 * time.Millisecond}}
+	v, err := Walk(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Failure != nil || v.Schedules != 0 || v.Complete || v.Interrupted || !strings.Contains(v.HostLimit, "schedule 1 reached a limit of the host's: wall-clock timeout") {
+		t.Errorf("a run stopped by the timeout: failure %v, %d schedules, complete %v, interrupted %v, host limit %q; want no failure, 0 schedules, incomplete, the host limit said", v.Failure != nil, v.Schedules, v.Complete, v.Interrupted, v.HostLimit)
+	}
+
+	stop := make(chan struct{})
+	cfg.Options.Timeout = 0
+	cfg.Stop = stop
+	time.AfterFunc(50*time.Millisecond, func() { close(stop) })
+	v, err = Walk(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Failure != nil || v.Schedules != 0 || !v.Interrupted || v.HostLimit != "" {
+		t.Errorf("a run interrupted by Stop: failure %v, %d schedules, interrupted %v, host limit %q; want no failure, 0 schedules, interrupted", v.Failure != nil, v.Schedules, v.Interrupted, v.HostLimit)
 	}
 }
