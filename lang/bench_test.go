@@ -471,19 +471,16 @@ loop(N)
 `
 
 // BenchmarkStepKinds is a loop of plain statements under the default
-// profile (pooled: every step step_ps) and under one that charges a step
-// by its kind (kinds): what finding the kind of the line at each account
-// costs (stepkind.go).
+// profile with its step kinds left out (pooled: every step step_ps) and
+// as it is, charging a step by its kind (kinds): what finding the kind of
+// the line at each account costs (stepkind.go).
 func BenchmarkStepKinds(b *testing.B) {
 	for _, kinds := range []bool{false, true} {
-		name := "pooled"
+		name := "kinds"
 		opts := benchOptions()
-		if kinds {
-			name = "kinds"
-			c := *opts.Costs
-			c.Dists[runtime.CostStepPsPlain] = runtime.Const(31)
-			c.Dists[runtime.CostStepPsIndex] = runtime.Const(31)
-			opts.Costs = &c
+		if !kinds {
+			name = "pooled"
+			opts.Costs = pooledSteps(opts.Costs)
 		}
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()

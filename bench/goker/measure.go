@@ -216,7 +216,8 @@ func deadline(d time.Duration) (<-chan struct{}, func()) {
 
 // exploreUntilFailure runs sc with seeds 1 to runs, as `schedlab explore
 // --fail-fast` does on one core, and reports the first failing run. It
-// stops early, failing nothing, after timeout of wall-clock time.
+// stops early, failing nothing, after timeout of wall-clock time, or when
+// a run reaches its own wall-clock limit (sc's --timeout).
 func exploreUntilFailure(sc *script, runs int, timeout time.Duration) ExploreResult {
 	job := scriptrun.New(sc.prog)
 	start := time.Now()
@@ -226,7 +227,11 @@ func exploreUntilFailure(sc *script, runs int, timeout time.Duration) ExploreRes
 		}
 		opts := sc.opts
 		opts.Seed = uint64(seed)
-		res, _ := job.Run(opts)
+		res, lres := job.Run(opts)
+		if lres.HostLimit != nil {
+			// The run's own wall-clock limit: not the schedule's outcome.
+			return ExploreResult{Runs: seed - 1, TimedOut: true}
+		}
 		if res.Outcome.Failure() {
 			return ExploreResult{First: seed, Outcome: string(res.Outcome), Runs: seed}
 		}
