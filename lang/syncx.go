@@ -373,11 +373,22 @@ func (a *AtomicInt) Attr(name string) (starlark.Value, error) {
 	return builtinAttr(a, name, atomicIntMethods[:], a.bound[:])
 }
 
+// atomicOp charges the goroutine that runs thread one atomic operation
+// (G.Atomic: sync_op, when the profile has it).
+func atomicOp(thread *starlark.Thread) {
+	if r := threadRun(thread); r != nil {
+		if gr := r.current(); gr != nil {
+			gr.g.Atomic()
+		}
+	}
+}
+
 // atomic_get is Load (load is a reserved word in Starlark).
 func atomic_get(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs); err != nil {
 		return nil, err
 	}
+	// A load is a plain load on amd64 and arm64: no sync_op.
 	return starlark.MakeInt64(b.Receiver().(*AtomicInt).v), nil
 }
 
@@ -387,6 +398,7 @@ func atomic_set(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "v", &v); err != nil {
 		return nil, err
 	}
+	atomicOp(thread)
 	b.Receiver().(*AtomicInt).v = v
 	return starlark.None, nil
 }
@@ -397,6 +409,7 @@ func atomic_add(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "delta", &d); err != nil {
 		return nil, err
 	}
+	atomicOp(thread)
 	a := b.Receiver().(*AtomicInt)
 	a.v += d
 	return starlark.MakeInt64(a.v), nil
@@ -408,6 +421,7 @@ func atomic_swap(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "v", &v); err != nil {
 		return nil, err
 	}
+	atomicOp(thread)
 	a := b.Receiver().(*AtomicInt)
 	old := a.v
 	a.v = v
@@ -420,6 +434,7 @@ func atomic_cas(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "old", &old, "new", &v); err != nil {
 		return nil, err
 	}
+	atomicOp(thread)
 	a := b.Receiver().(*AtomicInt)
 	if a.v != old {
 		return starlark.False, nil

@@ -256,6 +256,7 @@ func (g *G) chansend(c *Chan, v any, block bool) (bool, error) {
 	}
 	if !block && !c.closed && c.full() {
 		m.touch(c, AccessRead)
+		g.fastPath(syncOp) // the lock-free check
 		return false, nil
 	}
 	m.touch(c, AccessWrite)
@@ -264,10 +265,12 @@ func (g *G) chansend(c *Chan, v any, block bool) (bool, error) {
 	}
 	if sg := c.recvq.dequeue(); sg != nil {
 		// Found a waiting receiver: pass the value straight to it.
+		g.fastPath(chanOp)
 		g.send(c, sg, v)
 		return true, nil
 	}
 	if c.qcount < c.dataqsiz {
+		g.fastPath(chanOp)
 		c.bufPut(v)
 		return true, nil
 	}
@@ -348,6 +351,7 @@ func (g *G) chanrecv(c *Chan, block bool) (v any, selected, received bool) {
 	}
 	if !block && c.empty() && !c.closed {
 		m.touch(c, AccessRead)
+		g.fastPath(syncOp) // the lock-free check
 		return nil, false, false
 	}
 	m.touch(c, AccessWrite)
@@ -356,19 +360,23 @@ func (g *G) chanrecv(c *Chan, block bool) (v any, selected, received bool) {
 			return nil, false, false
 		}
 		if c.empty() {
+			g.fastPath(syncOp)
 			return nil, true, false
 		}
 	}
 	if c.closed {
 		if c.qcount == 0 {
+			g.fastPath(chanOp)
 			return nil, true, false
 		}
 	} else if sg := c.sendq.dequeue(); sg != nil {
 		// A sender is waiting: take its value (unbuffered) or the head of
 		// the full buffer, and let it go.
+		g.fastPath(chanOp)
 		return g.recv(c, sg), true, true
 	}
 	if c.qcount > 0 {
+		g.fastPath(chanOp)
 		v = c.bufTake()
 		return v, true, true
 	}
@@ -438,6 +446,7 @@ func (m *Machine) chansendTimer(c *Chan, pp *P, now int64) {
 func (g *G) closechan(c *Chan) error {
 	if c != nil {
 		g.m.touch(c, AccessWrite)
+		g.fastPath(chanOp)
 	}
 	glist, err := closechanList(c)
 	for !glist.empty() {

@@ -67,6 +67,9 @@ func (m *Machine) initCosts() {
 		m.cost[k] = c.Dists[m.charged[k]].Median()
 	}
 	m.stepKinds = c.ByKind()
+	for i, k := range fastPathCosts {
+		m.fastPaths[i] = !c.Dists[k].IsZero()
+	}
 	m.stepPs = !c.Dists[CostStepPs].IsZero() || m.stepKinds
 	m.stepCosts = m.stepPs || !c.Dists[CostStep].IsZero()
 	m.sampleCosts = m.cfg.Perturb.SampleCosts && !c.IsZero()
@@ -228,7 +231,41 @@ func (g *G) stepTime(n uint64) int64 {
 	if c > 0 && n >= uint64(math.MaxInt64/c) {
 		return math.MaxInt64
 	}
-	return int64(n) * c
+	d := int64(n) * c
+	if g.stepCarry != 0 { // fast paths' ns (fastPath)
+		d += g.stepCarry / 1000
+		g.stepCarry %= 1000
+	}
+	return d
+}
+
+// fastPathCosts are the costs of G.fastPath: what an operation that does
+// not park costs its goroutine.
+var fastPathCosts = [2]CostKind{CostChanOp, CostSyncOp}
+
+// A fastPath is an operation of the runtime's that completed without
+// parking, on the goroutine's own CPU: its cost is chan_op or sync_op.
+type fastPath uint8
+
+const (
+	chanOp fastPath = iota // a channel operation through the channel's lock (chan_op)
+	syncOp                 // an atomic fast path (sync_op)
+)
+
+// fastPath charges g the CPU of an operation that completed without
+// parking, chan_op or sync_op, with its next steps: the ns wait in
+// g.stepCarry, which the next RanSteps spends with the steps, so the
+// operation takes no switch or safe point of its own, as in Go, where it
+// is a few instructions of the goroutine's code. A profile without the
+// cost (the zero profile, or one written before it) charges nothing and
+// draws nothing. Mirrors the fast paths of chansend, chanrecv, closechan,
+// selectgo, and sync's Lock, Unlock, Add and the rest (costs.go).
+func (g *G) fastPath(op fastPath) {
+	m := g.m
+	if !m.fastPaths[op] {
+		return
+	}
+	g.stepCarry += m.costOf(fastPathCosts[op]) * 1000
 }
 
 // spend moves g's P's clock d ns on while g holds it, running: the

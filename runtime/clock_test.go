@@ -712,3 +712,100 @@ func TestStepKindCost(t *testing.T) {
 		t.Errorf("kinds without step_ps: 1000 plain steps took %dns, want 25", at)
 	}
 }
+
+// An operation that completes without parking costs its goroutine chan_op
+// (a channel operation through the channel's lock) or sync_op (an atomic
+// fast path), charged with its next steps; a profile without them charges
+// nothing. A send that parks costs no chan_op: its switch is the cost.
+func TestFastPathCost(t *testing.T) {
+	costs := costsOf(CostStep, 1, CostChanOp, 20, CostSyncOp, 7)
+	for _, tc := range []struct {
+		name  string
+		costs *Costs
+		op    func(g *G) error
+		want  int64 // ns for the op and 10 steps after it
+	}{
+		{"buffered send", costs, func(g *G) error {
+			c := g.Machine().newChan(1)
+			return g.Send(c, 1)
+		}, 30},
+		{"send, receive", costs, func(g *G) error {
+			c := g.Machine().newChan(1)
+			if err := g.Send(c, 1); err != nil {
+				return err
+			}
+			g.Recv(c)
+			return nil
+		}, 50},
+		{"close, receive from closed", costs, func(g *G) error {
+			c := g.Machine().newChan(0)
+			if err := g.Close(c); err != nil {
+				return err
+			}
+			g.Recv(c)
+			return nil
+		}, 50},
+		{"poll of an empty channel", costs, func(g *G) error {
+			c := g.Machine().newChan(0)
+			g.Select([]SelectCase{{Dir: SelectRecv, Chan: c}}, false)
+			return nil
+		}, 17},
+		{"select of two with a default", costs, func(g *G) error {
+			m := g.Machine()
+			g.Select([]SelectCase{{Dir: SelectRecv, Chan: m.newChan(0)}, {Dir: SelectRecv, Chan: m.newChan(0)}}, false)
+			return nil
+		}, 50},
+		{"select of three, one ready", costs, func(g *G) error {
+			m := g.Machine()
+			ready := m.newChan(1)
+			if err := g.Send(ready, 1); err != nil {
+				return err
+			}
+			g.Select([]SelectCase{{Dir: SelectRecv, Chan: m.newChan(0)}, {Dir: SelectRecv, Chan: ready}, {Dir: SelectRecv, Chan: m.newChan(0)}}, true)
+			return nil
+		}, 90},
+		{"lock, unlock", costs, func(g *G) error {
+			mu := g.Machine().NewMutex()
+			g.Lock(mu)
+			return g.Unlock(mu)
+		}, 24},
+		{"add, done, wait", costs, func(g *G) error {
+			wg := g.Machine().NewWaitGroup()
+			if err := g.Add(wg, 1); err != nil {
+				return err
+			}
+			if err := g.Add(wg, -1); err != nil {
+				return err
+			}
+			g.Wait(wg)
+			return nil
+		}, 31},
+		{"signal, atomic", costs, func(g *G) error {
+			g.Signal(g.Machine().NewCond())
+			g.Atomic()
+			return nil
+		}, 24},
+		{"no fast-path costs in the profile", costsOf(CostStep, 1), func(g *G) error {
+			mu := g.Machine().NewMutex()
+			g.Lock(mu)
+			return g.Unlock(mu)
+		}, 10},
+	} {
+		var took int64
+		run(t, Config{Procs: 1, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
+			start := g.Now()
+			if err := tc.op(g); err != nil {
+				return err
+			}
+			if g.Now() != start {
+				return fmt.Errorf("the op itself moved the clock %dns", g.Now()-start)
+			}
+			g.RanSteps(10)
+			took = g.Now() - start
+			return nil
+		})
+		if took != tc.want {
+			t.Errorf("%s, then 10 steps: took %dns, want %d", tc.name, took, tc.want)
+		}
+	}
+}

@@ -79,6 +79,23 @@
 //	                 Optional in a profile; one that has it charges it
 //	                 in place of step, each G carrying the fraction of a
 //	                 ns that its steps have not spent yet (G.RanSteps)
+//	chan_op          a channel operation that takes the channel's lock and
+//	                 does not park: a send or receive through the buffer
+//	                 or with a waiting partner, a receive from a closed
+//	                 channel, a close, and once a case a select of two or
+//	                 more cases that finds one ready or takes its default
+//	                 (chansend, chanrecv, closechan, selectgo's first pass
+//	                 under sellock); charged to the G with its next steps
+//	                 (G.fastPath). Optional in a profile: one without it
+//	                 charges nothing
+//	sync_op          an atomic fast path: an uncontended Lock, an Unlock,
+//	                 RLock or RUnlock, a WaitGroup's Add or Done, a Cond's
+//	                 Signal or Broadcast, a semaphore's acquire that does
+//	                 not wait or its release, an atomic_int's method, and
+//	                 a channel poll that finds nothing to do (chansend and
+//	                 chanrecv's lock-free check of a non-blocking
+//	                 operation); charged as chan_op. Optional in a
+//	                 profile: one without it charges nothing
 //
 // The zero profile (ZeroCosts, --costs=zero) is the textbook model: only
 // work, syscall, sleep and timers move the clock, and a goroutine's code
@@ -154,6 +171,8 @@ const (
 	CostStepPsAppend                     // a step of an append (s.append(i)), in ps
 	CostStepPsCall                       // a step of a call of the program's own function (x = inc(x)), in ps
 	CostStepPsFormat                     // a step of a string formatted (t = "n%d" % i), in ps
+	CostChanOp                           // a channel operation through the channel's lock that does not park
+	CostSyncOp                           // an atomic fast path: an uncontended lock, an unlock, a WaitGroup's add
 	NumCosts                             // the number of costs
 )
 
@@ -164,6 +183,7 @@ var costNames = [NumCosts]string{
 	"gc_mark_mib", "write", "step_ps", "gc_mark_roots_mib", "malg",
 	"syscall_timer_late", "print_first", "step_ps_plain", "step_ps_index",
 	"step_ps_map", "step_ps_append", "step_ps_call", "step_ps_format",
+	"chan_op", "sync_op",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
@@ -173,6 +193,8 @@ func optionalCost(k CostKind) bool {
 	case CostGCMarkMiB, CostWrite, CostStepPs, CostGCMarkRootsMiB, CostMalg, CostSyscallTimerLate, CostPrintFirst:
 		return true
 	case CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat:
+		return true
+	case CostChanOp, CostSyncOp:
 		return true
 	}
 	return false

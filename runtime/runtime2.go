@@ -52,7 +52,7 @@ type G struct {
 	inMarkAssist bool             // in a mark assist: a preemption request waits for its chunk (gp.inMarkAssist)
 
 	workLeft  int64    // ns of work still to do after a preemption
-	stepCarry int64    // ps of steps run but not yet charged (under 1ns; step_ps)
+	stepCarry int64    // ps of steps run but not yet charged (under 1ns; step_ps), and of fast paths (fastPath)
 	stepDraw  float64  // with Perturb.SampleCosts, its point of the step's distribution, in [0, 1), drawn once
 	stepDrawn bool     // stepDraw is drawn
 	stepKind  StepKind // the kind of its steps (SetStepKind), StepAny by default

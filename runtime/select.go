@@ -90,12 +90,18 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 		g.touchCases(cases, AccessRead)
 	}
 
-	// pass 1 - look for something already waiting
+	// pass 1 - look for something already waiting. selectgo holds every
+	// case's channel lock for it (sellock): whether a case is ready or the
+	// default wins, the select costs a channel operation a case
+	// (fastPath).
 	for _, casi := range pollorder {
 		cas := &cases[casi]
 		c := cas.Chan
-		if m.tracker != nil && caseReady(cas) {
-			m.touch(c, AccessWrite)
+		if caseReady(cas) { // this case wins: each branch below returns
+			g.selectFastPath(len(pollorder))
+			if m.tracker != nil {
+				m.touch(c, AccessWrite)
+			}
 		}
 		if cas.Dir == SelectRecv {
 			if sg := c.sendq.dequeue(); sg != nil {
@@ -122,6 +128,7 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 		}
 	}
 	if !block {
+		g.selectFastPath(len(pollorder))
 		return -1, nil, false, nil
 	}
 
@@ -205,6 +212,14 @@ func (g *G) Select(cases []SelectCase, block bool) (chosen int, v any, ok bool, 
 		return idx, nil, false, nil
 	}
 	return idx, elem, success, nil
+}
+
+// selectFastPath charges g a select of n channels that does not park: a
+// channel operation each, as selectgo locks and unlocks each (fastPath).
+func (g *G) selectFastPath(n int) {
+	for range n {
+		g.fastPath(chanOp)
+	}
 }
 
 // chooseReadyCase asks the Chooser which of the ready cases wins, when

@@ -76,6 +76,7 @@ func (g *G) Lock(mu *Mutex) {
 	m := g.m
 	m.touch(mu, AccessWrite)
 	if !mu.locked {
+		g.fastPath(syncOp) // the compare-and-swap of Lock's fast path
 		mu.locked = true
 		return
 	}
@@ -116,6 +117,7 @@ func (g *G) Unlock(mu *Mutex) error {
 	if !mu.locked {
 		return ErrUnlockOfUnlocked
 	}
+	g.fastPath(syncOp)
 	gp := mu.sema.pop()
 	if gp == nil {
 		mu.locked = false
@@ -167,6 +169,7 @@ func (wg *WaitGroup) Waiting() []*G { return wg.sema.gs }
 func (g *G) Add(wg *WaitGroup, delta int64) error {
 	g.check()
 	g.m.touch(wg, AccessWrite)
+	g.fastPath(syncOp)
 	wg.count += delta
 	if wg.count < 0 {
 		return ErrNegativeWG
@@ -188,6 +191,7 @@ func (g *G) Wait(wg *WaitGroup) {
 	g.check()
 	g.m.touch(wg, AccessWrite)
 	if wg.count == 0 {
+		g.fastPath(syncOp)
 		return
 	}
 	wg.sema.push(g, false)

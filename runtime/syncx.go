@@ -118,6 +118,7 @@ func (rw *RWMutex) Waiting() []*G {
 func (g *G) RLock(rw *RWMutex) {
 	g.check()
 	g.m.touch(rw, AccessWrite)
+	g.fastPath(syncOp) // readerCount's atomic add
 	rw.readerCount++
 	if rw.readerCount < 0 {
 		// A writer holds or waits for it: queue behind the writer.
@@ -130,6 +131,7 @@ func (g *G) RLock(rw *RWMutex) {
 func (g *G) RUnlock(rw *RWMutex) error {
 	g.check()
 	g.m.touch(rw, AccessWrite)
+	g.fastPath(syncOp)
 	rw.readerCount--
 	r := rw.readerCount
 	if r >= 0 {
@@ -211,6 +213,7 @@ func (c *Cond) Waiting() []*G {
 func (g *G) CondAdd(c *Cond) uint32 {
 	g.check()
 	g.m.touch(c, AccessWrite)
+	g.fastPath(syncOp)
 	t := c.wait
 	c.wait++
 	return t
@@ -235,6 +238,7 @@ func (g *G) CondWait(c *Cond, ticket uint32) {
 func (g *G) Signal(c *Cond) {
 	g.check()
 	g.m.touch(c, AccessWrite)
+	g.fastPath(syncOp) // notifyListNotifyOne's atomic check
 	if c.wait == c.notify {
 		return
 	}
@@ -255,6 +259,7 @@ func (g *G) Signal(c *Cond) {
 func (g *G) Broadcast(c *Cond) {
 	g.check()
 	g.m.touch(c, AccessWrite)
+	g.fastPath(syncOp)
 	if c.wait == c.notify {
 		return
 	}
@@ -304,6 +309,7 @@ func (g *G) Acquire(s *Weighted, n int64) {
 	g.check()
 	g.m.touch(s, AccessWrite)
 	if s.size-s.cur >= n && len(s.waiters) == 0 {
+		g.fastPath(syncOp)
 		s.cur += n
 		return
 	}
@@ -331,6 +337,7 @@ func (g *G) Acquire(s *Weighted, n int64) {
 func (g *G) TryAcquire(s *Weighted, n int64) bool {
 	g.check()
 	g.m.touch(s, AccessWrite)
+	g.fastPath(syncOp)
 	if s.size-s.cur >= n && len(s.waiters) == 0 {
 		s.cur += n
 		return true
@@ -343,6 +350,7 @@ func (g *G) TryAcquire(s *Weighted, n int64) bool {
 func (g *G) Release(s *Weighted, n int64) error {
 	g.check()
 	g.m.touch(s, AccessWrite)
+	g.fastPath(syncOp)
 	s.cur -= n
 	if s.cur < 0 {
 		s.cur += n
@@ -362,3 +370,8 @@ func (g *G) Release(s *Weighted, n int64) error {
 	}
 	return nil
 }
+
+// Atomic charges g one atomic operation on a value of the program's own
+// (sync/atomic: the language's atomic_int), which the engine does not
+// otherwise see: sync_op, with g's next steps (fastPath).
+func (g *G) Atomic() { g.fastPath(syncOp) }

@@ -97,6 +97,8 @@ func rounds(name string, runs int) int {
 		return max(runs/50, 2) // each round times every kind
 	case "gcmark":
 		return max(runs/20, 3) // each round is a forced GC cycle of a 4 MiB heap
+	case "fastpath":
+		return max(runs/50, 2) // each round times every operation 20,000 times
 	}
 	return runs
 }
@@ -136,6 +138,7 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		c.gcMark,
 		c.write,
 		c.step,
+		c.fastPaths,
 	} {
 		if err := step(); err != nil {
 			return nil, nil, err
@@ -147,7 +150,8 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		fmt.Sprintf("step: Go ns per statement over Starlark steps per statement, %d kinds, rounded up to whole ns; ", len(stepKinds)) +
 		fmt.Sprintf("steal_pass: a quarter of a spinning M's findRunnable that found nothing (%d passes); ", stealTries) +
 		fmt.Sprintf("gc_mark_mib: runtime/metrics' mark CPU (assist, dedicated, fractional, idle) over the cycle's scan work, forced cycles of a %d MiB heap of pointer blocks at GOMAXPROCS 1; ", gcMarkBlock*gcMarkBlocks>>20) +
-		fmt.Sprintf("write: a raw write(2) of a %d-byte line to a pipe, by the probe's clock over %d lines", len(writeLine), writeBatch) + "\n"
+		fmt.Sprintf("write: a raw write(2) of a %d-byte line to a pipe, by the probe's clock over %d lines; ", len(writeLine), writeBatch) +
+		fmt.Sprintf("chan_op, sync_op: Go loops of %d operations of each kind alone, by the monotonic clock (fastpath.go)", len(fastPathOps)) + "\n"
 	c.p.Notes = strings.TrimSpace(c.p.Notes)
 	c.rep.Elapsed = time.Since(c.start)
 	c.progress("done in %.1fs", c.rep.Elapsed.Seconds())
@@ -528,6 +532,20 @@ func (c *calibration) step() error {
 			own = append(own, ps[i])
 		}
 		if err := c.add(Line{Cost: sk.kind.Cost(), Method: "clock", Factor: 1}, own); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fastPaths measures chan_op and sync_op: Go loops of the operations
+// that do not park (fastpath.go).
+func (c *calibration) fastPaths() error {
+	n := rounds("fastpath", c.opts.Runs)
+	c.progress("fastpath: %d rounds of %d operations that do not park", n, len(fastPathOps))
+	s := measureFastPaths(n)
+	for _, k := range []runtime.CostKind{runtime.CostChanOp, runtime.CostSyncOp} {
+		if err := c.add(Line{Cost: k, Method: "clock", Clock: int64(median(s[k])), Factor: 1}, s[k]); err != nil {
 			return err
 		}
 	}
