@@ -113,7 +113,7 @@ func TestSearchFlags(t *testing.T) {
 	}
 	out := stdout.String()
 	t.Logf("\n%s", out)
-	if !regexp.MustCompile(`(?m)^cockroach2448 +channel +--stalls=on +leak +1 +35 `).MatchString(out) {
-		t.Errorf("no row of cockroach2448 found with --stalls=on at bound 1 after 35 schedules")
+	if !regexp.MustCompile(`(?m)^cockroach2448 +channel +--stalls=on +leak +1 +12 `).MatchString(out) {
+		t.Errorf("no row of cockroach2448 found with --stalls=on at bound 1 after 12 schedules")
 	}
 }
