@@ -809,3 +809,65 @@ func TestFastPathCost(t *testing.T) {
 		}
 	}
 }
+
+// Waking a parked thread costs the waker notewakeup: a G whose go
+// statement's wakep starts an M pays it with its next steps; a second go
+// statement, with an M already spinning, wakes nobody and pays nothing;
+// at one P there is no P to wake an M for. A profile without notewakeup
+// charges nothing.
+func TestNotewakeupCost(t *testing.T) {
+	costs := costsOf(CostStep, 1, CostNotewakeup, 1000)
+	for _, tc := range []struct {
+		name  string
+		procs int
+		costs *Costs
+		spawn int
+		want  int64 // ns for the spawns and 10 steps after them
+	}{
+		{"a spawn that wakes an M", 2, costs, 1, 1010},
+		{"two spawns, one M woken", 2, costs, 2, 1010},
+		{"one P: no M to wake", 1, costs, 1, 10},
+		{"no notewakeup in the profile", 2, costsOf(CostStep, 1), 1, 10},
+	} {
+		var took int64
+		run(t, Config{Procs: tc.procs, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
+			start := g.Now()
+			for range tc.spawn {
+				if _, err := g.Go(func(*G) error { return nil }, "child"); err != nil {
+					return err
+				}
+			}
+			g.RanSteps(10)
+			took = g.Now() - start
+			return nil
+		})
+		if took != tc.want {
+			t.Errorf("%s, then 10 steps: took %dns, want %d", tc.name, took, tc.want)
+		}
+	}
+}
+
+// A thread woken by the scheduler's own code pays notewakeup before the G
+// it runs: here the M that runs G1's sleep timer readies G1 and wakes an
+// M for the idle P, and G1's next steps wait for that futex wake.
+func TestNotewakeupFromTimer(t *testing.T) {
+	for _, tc := range []struct {
+		costs *Costs
+		want  int64
+	}{
+		{costsOf(CostStep, 1, CostNotewakeup, 1000), 2010},
+		{costsOf(CostStep, 1), 1010},
+	} {
+		var took int64
+		run(t, Config{Procs: 2, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
+			start := g.Now()
+			g.Sleep(1000)
+			g.RanSteps(10)
+			took = g.Now() - start
+			return nil
+		})
+		if took != tc.want {
+			t.Errorf("notewakeup %v: a sleep of 1µs, then 10 steps: took %dns, want %d", !tc.costs.Dists[CostNotewakeup].IsZero(), took, tc.want)
+		}
+	}
+}

@@ -96,6 +96,15 @@
 //	                 chanrecv's lock-free check of a non-blocking
 //	                 operation); charged as chan_op. Optional in a
 //	                 profile: one without it charges nothing
+//	notewakeup       the waker's side of startm: waking a parked thread
+//	                 (notewakeup, a futex wake: on a virtual machine the
+//	                 interrupt that wakes the sleeping vCPU) or making one
+//	                 (newm's clone), charged to the G whose wakep or
+//	                 handoff started the M, with its next steps, or, in
+//	                 the scheduler's own code (a timer that readies a G,
+//	                 resetspinning), to the G the waking M runs next
+//	                 (Machine.wakerDebt). Optional in a profile: one
+//	                 without it charges nothing
 //
 // The zero profile (ZeroCosts, --costs=zero) is the textbook model: only
 // work, syscall, sleep and timers move the clock, and a goroutine's code
@@ -173,6 +182,7 @@ const (
 	CostStepPsFormat                     // a step of a string formatted (t = "n%d" % i), in ps
 	CostChanOp                           // a channel operation through the channel's lock that does not park
 	CostSyncOp                           // an atomic fast path: an uncontended lock, an unlock, a WaitGroup's add
+	CostNotewakeup                       // the waker's side of waking a parked thread (startm's notewakeup)
 	NumCosts                             // the number of costs
 )
 
@@ -183,7 +193,7 @@ var costNames = [NumCosts]string{
 	"gc_mark_mib", "write", "step_ps", "gc_mark_roots_mib", "malg",
 	"syscall_timer_late", "print_first", "step_ps_plain", "step_ps_index",
 	"step_ps_map", "step_ps_append", "step_ps_call", "step_ps_format",
-	"chan_op", "sync_op",
+	"chan_op", "sync_op", "notewakeup",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
@@ -194,7 +204,7 @@ func optionalCost(k CostKind) bool {
 		return true
 	case CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat:
 		return true
-	case CostChanOp, CostSyncOp:
+	case CostChanOp, CostSyncOp, CostNotewakeup:
 		return true
 	}
 	return false

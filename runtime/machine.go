@@ -267,6 +267,7 @@ type Machine struct {
 	stepPs      bool               // the step is charged in picoseconds (the profile has step_ps)
 	stepKinds   bool               // the profile charges a step by its kind (step_ps_plain, ...)
 	fastPaths   [2]bool            // the profile charges chan_op, sync_op (G.fastPath)
+	wakerDebt   int64              // ns of notewakeup that the scheduler's code owes in this action, for the G it runs next (startm, execute)
 	printed     bool               // a line has been printed (WriteStdout): print_first is paid
 	quantum     uint64             // cfg.Quantum, or DefaultQuantum
 	sliceSteps  uint64             // cfg.SliceSteps, or DefaultSliceSteps
@@ -514,7 +515,9 @@ func (m *Machine) Step() bool {
 	if m.tracker != nil {
 		m.tracker.Running(0)
 	}
+	m.wakerDebt = 0
 	m.perform(a)
+	m.wakerDebt = 0 // an M that woke another and ran no G owes nothing more
 	if gp := m.handoff; gp != nil {
 		m.handoff = nil
 		m.curg = gp

@@ -134,7 +134,27 @@ func (m *Machine) startm(pp *P, spinning bool) *M {
 	m.sstats.WakeupTime = addWhen(m.sstats.WakeupTime, d)
 	mp.woken = true
 	m.scheduleAfter(mp, d)
+	m.chargeWaker()
 	return mp
+}
+
+// chargeWaker charges the waker its side of startm: the futex wake of
+// notewakeup (or newm's clone), a system call of the waking thread's. A G
+// that woke the M (its newproc's or ready's wakep, a hand-off) pays it
+// with its next steps, as a fast path; the scheduler's own code (a timer
+// run in findRunnable that readies a G, resetspinning) pays it before the
+// G its M runs next (execute), in the same action. A profile without
+// notewakeup charges nothing and draws nothing.
+func (m *Machine) chargeWaker() {
+	if m.cfg.Costs == nil || m.cfg.Costs.Dists[CostNotewakeup].IsZero() {
+		return
+	}
+	d := m.costOf(CostNotewakeup)
+	if g := m.curg; g != nil {
+		g.stepCarry += d * 1000
+		return
+	}
+	m.wakerDebt += d
 }
 
 // startmNoWait is startm without queueing the M's schedule: the caller
@@ -698,6 +718,10 @@ func (m *Machine) execute(mp *M, gp *G, inheritTime bool) {
 	pp := mp.p
 	mp.curg = gp
 	mp.woken = false
+	if m.wakerDebt > 0 { // chargeWaker
+		gp.stepCarry += m.wakerDebt * 1000
+		m.wakerDebt = 0
+	}
 	gp.mp = mp
 	if gp.readyP != 0 {
 		m.sstats.Readied++

@@ -4,11 +4,12 @@
 // on the default are made this way, so that each can be made again; the
 // command that made one is in its "command" field.
 //
-//	go run ./bench/faithfulness/profiles/derive -base runtime/costs_default.json -name NAME [-set COST=N]... [-copy COST=FILE]... [-notes TEXT] > profile.json
+//	go run ./bench/faithfulness/profiles/derive -base runtime/costs_default.json -name NAME [-set COST=N]... [-copy COST=FILE]... [-dist COST=N:Q0,...,Q100]... [-notes TEXT] > profile.json
 //
 // -set gives a cost one value at every quantile (in the cost's unit: ns,
 // or ps for step_ps), so that --perturb=timing never varies it; -copy
-// takes a cost's distribution from FILE, another profile.
+// takes a cost's distribution from FILE, another profile; -dist gives it
+// as a recording's summary prints it (bench/faithfulness/waketimes).
 package main
 
 import (
@@ -27,8 +28,9 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // A change is one -set or -copy, in the order given.
 type change struct {
 	cost  runtime.CostKind
-	value int64  // -set
-	from  string // -copy: the profile to copy the cost from
+	value int64         // -set
+	from  string        // -copy: the profile to copy the cost from
+	dist  *runtime.Dist // -dist
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -50,6 +52,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		changes = append(changes, change{cost: k, value: n})
 		return nil
 	})
+	fs.Func("dist", "give cost `COST=N:Q0,Q5,...,Q100` the distribution of N samples with those 21 quantiles, as a recording's summary prints it (repeatable)", func(v string) error {
+		k, val, err := costArg(v)
+		if err != nil {
+			return err
+		}
+		d, err := parseDist(val)
+		if err != nil {
+			return fmt.Errorf("%s: %v", v, err)
+		}
+		changes = append(changes, change{cost: k, dist: &d})
+		return nil
+	})
 	fs.Func("copy", "take cost `COST=FILE`'s distribution from the profile FILE (repeatable)", func(v string) error {
 		k, file, err := costArg(v)
 		if err != nil {
@@ -62,7 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *name == "" || fs.NArg() > 0 || len(changes) == 0 {
-		fmt.Fprintln(stderr, "usage: derive -base FILE -name NAME [-set COST=N]... [-copy COST=FILE]... [-notes TEXT]: a name and at least one -set or -copy")
+		fmt.Fprintln(stderr, "usage: derive -base FILE -name NAME [-set COST=N]... [-copy COST=FILE]... [-dist COST=N:Q0,...,Q100]... [-notes TEXT]: a name and at least one -set, -copy or -dist")
 		return 2
 	}
 	c, err := readProfile(*base)
@@ -73,6 +87,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var said []string
 	for _, ch := range changes {
 		d := c.Dist(ch.cost)
+		if ch.dist != nil {
+			*d = *ch.dist
+			said = append(said, fmt.Sprintf("%v given as %d samples' quantiles", ch.cost, ch.dist.N))
+			continue
+		}
 		if ch.from == "" {
 			*d = runtime.Const(ch.value)
 			said = append(said, fmt.Sprintf("%v set to %d at every quantile", ch.cost, ch.value))
@@ -99,6 +118,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// parseDist reads N:Q0,Q5,...,Q100: a sample count and 21 quantiles,
+// whole and not decreasing.
+func parseDist(v string) (runtime.Dist, error) {
+	var d runtime.Dist
+	n, qs, ok := strings.Cut(v, ":")
+	if !ok {
+		return d, fmt.Errorf("want N:Q0,Q5,...,Q100")
+	}
+	var err error
+	if d.N, err = strconv.Atoi(n); err != nil || d.N < 0 {
+		return d, fmt.Errorf("the sample count %q is not a whole number from 0", n)
+	}
+	parts := strings.Split(qs, ",")
+	if len(parts) != runtime.NumQuantiles {
+		return d, fmt.Errorf("%d quantiles, want %d", len(parts), runtime.NumQuantiles)
+	}
+	for i, p := range parts {
+		q, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		if err != nil || q < 0 || i > 0 && q < d.Quantiles[i-1] {
+			return d, fmt.Errorf("quantile %d, %q: want a whole number from 0, no less than the one before", i, p)
+		}
+		d.Quantiles[i] = q
+	}
+	return d, nil
 }
 
 // shellQuote quotes a for a POSIX shell where it needs quoting, so that

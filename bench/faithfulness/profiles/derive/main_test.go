@@ -12,7 +12,7 @@ import (
 
 const defaultProfile = "../../../../runtime/costs_default.json"
 
-// TestDerive: -set and -copy change only the costs they name, in order,
+// TestDerive: -set, -copy and -dist change only the costs they name, in order,
 // and the result is a profile ParseCosts reads.
 func TestDerive(t *testing.T) {
 	dir := t.TempDir()
@@ -25,7 +25,7 @@ func TestDerive(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	code := run([]string{"-base", defaultProfile, "-name", "plain", "-set", "step_ps=25", "-copy", "wakeup=" + otherFile, "-notes", "why."}, &out, &errb)
+	code := run([]string{"-base", defaultProfile, "-name", "plain", "-set", "step_ps=25", "-copy", "wakeup=" + otherFile, "-dist", "notewakeup=40:" + strings.Repeat("3,", 20) + "9", "-notes", "why."}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -40,6 +40,9 @@ func TestDerive(t *testing.T) {
 			want = runtime.Const(25)
 		case runtime.CostWakeup:
 			want = runtime.Const(7777)
+		case runtime.CostNotewakeup:
+			want = runtime.Const(3)
+			want.N, want.Quantiles[runtime.NumQuantiles-1] = 40, 9
 		}
 		if *got.Dist(k) != want {
 			t.Errorf("%v: %v, want %v", k, *got.Dist(k), want)
@@ -58,6 +61,9 @@ func TestDeriveBadArgs(t *testing.T) {
 		{"-base", defaultProfile, "-name", "x", "-set", "step_ps"},
 		{"-base", defaultProfile, "-set", "step_ps=1"},
 		{"-base", defaultProfile, "-name", "x"},
+		{"-base", defaultProfile, "-name", "x", "-dist", "notewakeup=3"},
+		{"-base", defaultProfile, "-name", "x", "-dist", "notewakeup=3:1,2,3"},
+		{"-base", defaultProfile, "-name", "x", "-dist", "notewakeup=3:" + strings.Repeat("5,", 20) + "4"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != 2 || out.Len() != 0 {
