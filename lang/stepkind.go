@@ -17,6 +17,10 @@
 //   - call: a call of a function the program defines (not a builtin);
 //   - append: a list's append or extend;
 //   - index: any other index;
+//   - cell: an index by an integer literal, c[0]: a one-element list
+//     that stands for a variable of the Go program (Starlark cannot
+//     assign a global from a function, so a twin keeps Go's shared
+//     variable in a cell), calibrated against Go's x = x + 1;
 //   - plain: none of these (arithmetic, comparisons, names, the
 //     builtins of the engine, whose own work the engine charges).
 //
@@ -109,9 +113,13 @@ func exprKind(n syntax.Node, defined map[string]bool) runtime.StepKind {
 		case *syntax.DictExpr:
 			up(runtime.StepMap)
 		case *syntax.IndexExpr:
-			if lit, ok := n.Y.(*syntax.Literal); ok && lit.Token == syntax.STRING {
+			lit, _ := n.Y.(*syntax.Literal)
+			switch {
+			case lit != nil && lit.Token == syntax.STRING:
 				up(runtime.StepMap)
-			} else {
+			case lit != nil && lit.Token == syntax.INT:
+				up(runtime.StepCell)
+			default:
 				up(runtime.StepIndex)
 			}
 		case *syntax.CallExpr:
@@ -142,11 +150,12 @@ func exprKind(n syntax.Node, defined map[string]bool) runtime.StepKind {
 var stepRank = [...]int{
 	runtime.StepAny:    0,
 	runtime.StepPlain:  1,
-	runtime.StepIndex:  2,
-	runtime.StepAppend: 3,
-	runtime.StepCall:   4,
-	runtime.StepMap:    5,
-	runtime.StepFormat: 6,
+	runtime.StepCell:   2,
+	runtime.StepIndex:  3,
+	runtime.StepAppend: 4,
+	runtime.StepCall:   5,
+	runtime.StepMap:    6,
+	runtime.StepFormat: 7,
 }
 
 // noteStepKind tells gr's G the kind of the statement its goroutine is at:

@@ -115,6 +115,9 @@ for i in range(3):
     x = len(a)
 if d["k"]:
     pass
+c = [0]
+c[0] = c[0] + 1
+c[0] = a[x % 8]
 `
 	f, err := FileOptions().Parse("k.star", src, 0)
 	if err != nil {
@@ -128,6 +131,7 @@ if d["k"]:
 		10: runtime.StepAppend, 11: runtime.StepCall, 12: runtime.StepCall,
 		13: runtime.StepFormat, 14: runtime.StepFormat, 15: runtime.StepFormat,
 		16: runtime.StepPlain, 17: runtime.StepPlain, 18: runtime.StepMap,
+		20: runtime.StepPlain, 21: runtime.StepCell, 22: runtime.StepIndex,
 	}
 	for line, k := range want {
 		if got := r.stepKinds[lineKey{"k.star", line}]; got != k {

@@ -157,11 +157,12 @@ const (
 	StepAppend                 // an append: s.append(i)
 	StepCall                   // a call of the program's own function: x = inc(x)
 	StepFormat                 // a string formatted: t = "n%d" % i
+	StepCell                   // a cell, a one-element list standing for a Go variable: c[0] = c[0] + 1
 	numStepKinds
 )
 
 // stepKindCosts is the cost of each kind of step.
-var stepKindCosts = [numStepKinds]CostKind{CostStepPs, CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat}
+var stepKindCosts = [numStepKinds]CostKind{CostStepPs, CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat, CostStepPsCell}
 
 // ByKind reports whether c charges a step by its kind of statement: it
 // gives one of step_ps_plain, step_ps_index, ... (a nil c does not).

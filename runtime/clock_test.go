@@ -678,6 +678,8 @@ func TestStepKindCost(t *testing.T) {
 		want  int64 // ns for 1000 steps
 	}{
 		{"plain", byKind, StepPlain, 25},
+		{"a cell without its own cost: an index's", costsOf(CostStep, 1, CostStepPs, 99, CostStepPsIndex, 31), StepCell, 31},
+		{"a cell", costsOf(CostStep, 1, CostStepPs, 99, CostStepPsIndex, 31, CostStepPsCell, 18), StepCell, 18},
 		{"format", byKind, StepFormat, 6000},
 		{"a kind the profile leaves out", byKind, StepMap, 99},
 		{"any", byKind, StepAny, 99},
@@ -696,7 +698,7 @@ func TestStepKindCost(t *testing.T) {
 		if at != tc.want {
 			t.Errorf("%s: 1000 steps took %dns, want %d", tc.name, at, tc.want)
 		}
-		if want := tc.costs == byKind; byKindOn != want {
+		if want := tc.costs != pooled; byKindOn != want {
 			t.Errorf("%s: StepsByKind() = %v, want %v", tc.name, byKindOn, want)
 		}
 	}

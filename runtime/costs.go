@@ -183,6 +183,7 @@ const (
 	CostChanOp                           // a channel operation through the channel's lock that does not park
 	CostSyncOp                           // an atomic fast path: an uncontended lock, an unlock, a WaitGroup's add
 	CostNotewakeup                       // the waker's side of waking a parked thread (startm's notewakeup)
+	CostStepPsCell                       // a step of arithmetic on a cell (c[0] = c[0] + 1, Go's x = x + 1), in ps
 	NumCosts                             // the number of costs
 )
 
@@ -193,7 +194,7 @@ var costNames = [NumCosts]string{
 	"gc_mark_mib", "write", "step_ps", "gc_mark_roots_mib", "malg",
 	"syscall_timer_late", "print_first", "step_ps_plain", "step_ps_index",
 	"step_ps_map", "step_ps_append", "step_ps_call", "step_ps_format",
-	"chan_op", "sync_op", "notewakeup",
+	"chan_op", "sync_op", "notewakeup", "step_ps_cell",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
@@ -202,7 +203,7 @@ func optionalCost(k CostKind) bool {
 	switch k {
 	case CostGCMarkMiB, CostWrite, CostStepPs, CostGCMarkRootsMiB, CostMalg, CostSyscallTimerLate, CostPrintFirst:
 		return true
-	case CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat:
+	case CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat, CostStepPsCell:
 		return true
 	case CostChanOp, CostSyncOp, CostNotewakeup:
 		return true
@@ -214,7 +215,8 @@ func optionalCost(k CostKind) bool {
 // a cost that refines an older one and that c leaves out (all zero), the
 // older one: a new G's malg is newproc, a sleeping system call's
 // syscall_timer_late is timer_late, a step of a kind (step_ps_plain, ...)
-// is step_ps. So a profile written before them schedules as it did.
+// is step_ps, and a cell's (step_ps_cell) an index's. So a profile written
+// before them schedules as it did.
 func (c *Costs) charged(k CostKind) CostKind {
 	if c.Dists[k].IsZero() {
 		switch k {
@@ -222,6 +224,9 @@ func (c *Costs) charged(k CostKind) CostKind {
 			return CostNewproc
 		case CostSyscallTimerLate:
 			return CostTimerLate
+		case CostStepPsCell:
+			// A cell was an index before it had a cost of its own.
+			return c.charged(CostStepPsIndex)
 		case CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat:
 			return CostStepPs
 		}

@@ -30,7 +30,7 @@ import (
 
 // A stepKind is one statement, in Go and in Starlark.
 type stepKind struct {
-	star   string           // the Starlark statement, in a loop over i; x, a, d, s, t and inc are there
+	star   string           // the Starlark statement, in a loop over i; x, a, d, s, t, c and inc are there
 	kind   runtime.StepKind // the kind a profile charges such a step as (its step_ps_* cost)
 	goLoop func(n int)      // n iterations of the Go statement
 }
@@ -82,6 +82,14 @@ var stepKinds = []stepKind{
 		}
 		stepX += len(stepT) // read it: the compiler keeps every store
 	}},
+	// A cell is Starlark's stand-in for a variable that Go's goroutines
+	// share (a function cannot assign a global): the Go it stands for is
+	// the plain statement's.
+	{"c[0] = c[0] + 1", runtime.StepCell, func(n int) {
+		for range n {
+			stepX = stepX + 1
+		}
+	}},
 }
 
 // stepIters is the number of iterations of one Go timing.
@@ -93,7 +101,7 @@ func starSteps() ([]float64, error) {
 	var src strings.Builder
 	src.WriteString("def inc(v):\n    return v + 1\n\n")
 	for k, sk := range stepKinds {
-		fmt.Fprintf(&src, "def loop%d(n):\n    x, a, d, s, t = 0, [0] * 8, {\"k\": 0}, [], \"\"\n    for i in range(n):\n        %s\n\n", k, sk.star)
+		fmt.Fprintf(&src, "def loop%d(n):\n    x, a, d, s, t, c = 0, [0] * 8, {\"k\": 0}, [], \"\", [0]\n    for i in range(n):\n        %s\n\n", k, sk.star)
 	}
 	thread := &starlark.Thread{Name: "calibrate"}
 	globals, err := starlark.ExecFileOptions(lang.FileOptions(), thread, "step.star", src.String(), nil)
