@@ -146,7 +146,8 @@ c[0] = a[x % 8]
 // pooledSteps returns c with its step kinds left out, so that every step
 // costs step_ps, the kinds pooled.
 func pooledSteps(c *runtime.Costs) *runtime.Costs {
-	for k := runtime.StepPlain; k <= runtime.StepFormat; k++ {
+	// Every kind but StepAny: past the last, Cost is step_ps itself.
+	for k := runtime.StepPlain; k.Cost() != runtime.CostStepPs; k++ {
 		c.Dists[k.Cost()] = runtime.Dist{}
 	}
 	return c
