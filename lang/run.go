@@ -104,14 +104,17 @@ type run struct {
 	// world goes on).
 	wrapGoroutine func(runtime.Func) runtime.Func
 
-	perturbed  bool                         // Options.Perturb may preempt at safe points
-	warnedNs   bool                         // the warning about a bare small int as a duration was given (smallDuration)
-	smallNs    map[posKey]bool              // calls whose duration is an int literal below 1000 (findSmallDurations)
-	sharedWhy  string                       // why goroutines may share a changing plain value, "" if they cannot (sharedPlainState)
-	cleanCalls map[lineCol][]cleanCall      // calls whose frame a state key can write out (findCleanCalls)
-	stepKinds  map[lineKey]runtime.StepKind // the kind of the statement on each line (findStepKinds)
-	compiling  bool                         // Compile's run: it notes what any Run may need (the step kinds)
-	atCall     *starlark.Builtin            // with a Tracker, the builtin whose safe point atCallG is at (AppendStateKey)
+	perturbed  bool                          // Options.Perturb may preempt at safe points
+	warnedNs   bool                          // the warning about a bare small int as a duration was given (smallDuration)
+	smallNs    map[posKey]bool               // calls whose duration is an int literal below 1000 (findSmallDurations)
+	sharedWhy  string                        // why goroutines may share a changing plain value, "" if they cannot (sharedPlainState)
+	cleanCalls map[lineCol][]cleanCall       // calls whose frame a state key can write out (findCleanCalls)
+	stepKinds  map[lineKey]runtime.StepKind  // the kind of the statement on each line (findStepKinds)
+	kindFiles  map[string][]runtime.StepKind // stepKinds by file, indexed by line, made at the first noteStepKind
+	kindFile   string                        // the file noteStepKind looked up last
+	kindLines  []runtime.StepKind            // and its kinds by line
+	compiling  bool                          // Compile's run: it notes what any Run may need (the step kinds)
+	atCall     *starlark.Builtin             // with a Tracker, the builtin whose safe point atCallG is at (AppendStateKey)
 	atCallG    *goroutine
 	cleanSeen  []cleanSeen // cleanAt's last answer by frame
 	steps      uint64      // steps of all goroutines, as of the last account

@@ -46,6 +46,7 @@ func (r *run) findStepKinds(f *syntax.File) {
 	if r.stepKinds == nil {
 		r.stepKinds = map[lineKey]runtime.StepKind{}
 	}
+	r.kindFiles, r.kindFile, r.kindLines = nil, "", nil // stepKindAt makes them again
 	defined := map[string]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if d, ok := n.(*syntax.DefStmt); ok {
@@ -167,8 +168,34 @@ func (gr *goroutine) noteStepKind() {
 		if pos.Line == 0 {
 			continue // a builtin: its caller's line is the one
 		}
-		gr.g.SetStepKind(gr.run.stepKinds[lineKey{pos.Filename(), pos.Line}])
+		gr.g.SetStepKind(gr.run.stepKindAt(pos.Filename(), pos.Line))
 		return
 	}
 	gr.g.SetStepKind(runtime.StepAny)
+}
+
+// stepKindAt returns the kind of line line of file. It runs at every
+// account, so it hashes no string there: the kinds are kept by file in
+// slices indexed by line, and the file looked up last is kept with its
+// slice, which a string comparison of the same file name (the same bytes,
+// the position's own) finds at once.
+func (r *run) stepKindAt(file string, line int32) runtime.StepKind {
+	if file != r.kindFile || r.kindFiles == nil {
+		if r.kindFiles == nil {
+			r.kindFiles = map[string][]runtime.StepKind{}
+			for k, kind := range r.stepKinds {
+				lines := r.kindFiles[k.file]
+				if int(k.line) >= len(lines) {
+					lines = append(lines, make([]runtime.StepKind, int(k.line)+1-len(lines))...)
+				}
+				lines[k.line] = kind
+				r.kindFiles[k.file] = lines
+			}
+		}
+		r.kindFile, r.kindLines = file, r.kindFiles[file]
+	}
+	if line < 0 || int(line) >= len(r.kindLines) {
+		return runtime.StepAny
+	}
+	return r.kindLines[line]
 }
