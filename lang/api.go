@@ -216,13 +216,13 @@ func RunFile(filename string, src []byte, opts Options) *Result {
 // explore compiles a script once for all its seeds. Its files are read
 // once, by Compile.
 type Program struct {
-	root  string                       // the directory tree load() is confined to
-	main  string                       // the path of the script
-	progs map[string]*starlark.Program // by path: the script and every module it loads
-	small map[posKey]bool              // calls with an int literal below 1000 as their duration (findSmallDurations)
-	why   string                       // why goroutines may share a changing plain value (sharedPlainState)
-	clean map[lineCol][]cleanCall      // calls whose frame a state key can write out (findCleanCalls)
-	kinds map[lineKey]runtime.StepKind // the kind of the statement on each line (findStepKinds)
+	root  string                        // the directory tree load() is confined to
+	main  string                        // the path of the script
+	progs map[string]*starlark.Program  // by path: the script and every module it loads
+	small map[posKey]bool               // calls with an int literal below 1000 as their duration (findSmallDurations)
+	why   string                        // why goroutines may share a changing plain value (sharedPlainState)
+	clean map[lineCol][]cleanCall       // calls whose frame a state key can write out (findCleanCalls)
+	kinds map[string][]runtime.StepKind // by file, the kind of the statement on each line (findStepKinds)
 }
 
 // SharedPlainState says why the goroutines of the program may share a

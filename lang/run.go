@@ -109,9 +109,8 @@ type run struct {
 	smallNs    map[posKey]bool               // calls whose duration is an int literal below 1000 (findSmallDurations)
 	sharedWhy  string                        // why goroutines may share a changing plain value, "" if they cannot (sharedPlainState)
 	cleanCalls map[lineCol][]cleanCall       // calls whose frame a state key can write out (findCleanCalls)
-	stepKinds  map[lineKey]runtime.StepKind  // the kind of the statement on each line (findStepKinds)
-	kindFiles  map[string][]runtime.StepKind // stepKinds by file, indexed by line, made at the first noteStepKind
-	kindFile   string                        // the file noteStepKind looked up last
+	stepKinds  map[string][]runtime.StepKind // by file, the kind of the statement on each line (findStepKinds)
+	kindFile   string                        // the file stepKindAt looked up last
 	kindLines  []runtime.StepKind            // and its kinds by line
 	compiling  bool                          // Compile's run: it notes what any Run may need (the step kinds)
 	atCall     *starlark.Builtin             // with a Tracker, the builtin whose safe point atCallG is at (AppendStateKey)

@@ -35,18 +35,14 @@ import (
 	"go.starlark.net/syntax"
 )
 
-// A lineKey is a line of a file, for the step kinds.
-type lineKey struct {
-	file string
-	line int32
-}
-
-// findStepKinds notes the kind of the statement on each line of f.
+// findStepKinds notes the kind of the statement on each line of f, in
+// r.stepKinds[f's file name] indexed by line (StepAny, the zero kind, for
+// a line of no statement).
 func (r *run) findStepKinds(f *syntax.File) {
 	if r.stepKinds == nil {
-		r.stepKinds = map[lineKey]runtime.StepKind{}
+		r.stepKinds = map[string][]runtime.StepKind{}
 	}
-	r.kindFiles, r.kindFile, r.kindLines = nil, "", nil // stepKindAt makes them again
+	r.kindFile, r.kindLines = "", nil // stepKindAt looks the file up again
 	defined := map[string]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if d, ok := n.(*syntax.DefStmt); ok {
@@ -61,12 +57,16 @@ func (r *run) findStepKinds(f *syntax.File) {
 		}
 		return true
 	})
+	file := f.Path
+	lines := r.stepKinds[file]
 	note := func(n syntax.Node, k runtime.StepKind) {
 		start, end := n.Span()
+		if int(end.Line) >= len(lines) {
+			lines = append(lines, make([]runtime.StepKind, int(end.Line)+1-len(lines))...)
+		}
 		for l := start.Line; l <= end.Line; l++ {
-			key := lineKey{start.Filename(), l}
-			if old, ok := r.stepKinds[key]; !ok || stepRank[k] > stepRank[old] {
-				r.stepKinds[key] = k
+			if stepRank[k] > stepRank[lines[l]] {
+				lines[l] = k
 			}
 		}
 	}
@@ -92,6 +92,7 @@ func (r *run) findStepKinds(f *syntax.File) {
 		}
 	}
 	stmts(f.Stmts)
+	r.stepKinds[file] = lines
 }
 
 // exprKind is the kind of the dearest thing n does; defined are the names
@@ -175,24 +176,12 @@ func (gr *goroutine) noteStepKind() {
 }
 
 // stepKindAt returns the kind of line line of file. It runs at every
-// account, so it hashes no string there: the kinds are kept by file in
-// slices indexed by line, and the file looked up last is kept with its
-// slice, which a string comparison of the same file name (the same bytes,
-// the position's own) finds at once.
+// account, so it hashes no string there: the file looked up last is kept
+// with its kinds, which a string comparison of the same file name (the
+// same bytes, the position's own) finds at once.
 func (r *run) stepKindAt(file string, line int32) runtime.StepKind {
-	if file != r.kindFile || r.kindFiles == nil {
-		if r.kindFiles == nil {
-			r.kindFiles = map[string][]runtime.StepKind{}
-			for k, kind := range r.stepKinds {
-				lines := r.kindFiles[k.file]
-				if int(k.line) >= len(lines) {
-					lines = append(lines, make([]runtime.StepKind, int(k.line)+1-len(lines))...)
-				}
-				lines[k.line] = kind
-				r.kindFiles[k.file] = lines
-			}
-		}
-		r.kindFile, r.kindLines = file, r.kindFiles[file]
+	if file != r.kindFile || r.kindLines == nil {
+		r.kindFile, r.kindLines = file, r.stepKinds[file]
 	}
 	if line < 0 || int(line) >= len(r.kindLines) {
 		return runtime.StepAny

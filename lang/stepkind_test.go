@@ -134,11 +134,11 @@ c[0] = a[x % 8]
 		20: runtime.StepPlain, 21: runtime.StepCell, 22: runtime.StepIndex,
 	}
 	for line, k := range want {
-		if got := r.stepKinds[lineKey{"k.star", line}]; got != k {
+		if got := r.stepKindAt("k.star", line); got != k {
 			t.Errorf("line %d: kind %d, want %d", line, got, k)
 		}
 	}
-	if _, ok := r.stepKinds[lineKey{"k.star", 1}]; ok {
+	if r.stepKindAt("k.star", 1) != runtime.StepAny {
 		t.Errorf("a def's header has a kind of its own")
 	}
 }

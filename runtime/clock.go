@@ -242,22 +242,24 @@ func (g *G) stepTime(n uint64) int64 {
 
 // fastPathCosts are the costs of G.fastPath: what an operation that does
 // not park costs its goroutine.
-var fastPathCosts = [2]CostKind{CostChanOp, CostSyncOp}
+var fastPathCosts = [numFastPaths]CostKind{CostChanOp, CostSyncOp, CostNotewakeup}
 
-// A fastPath is an operation of the runtime's that completed without
-// parking, on the goroutine's own CPU: its cost is chan_op or sync_op.
+// A fastPath is an operation that completed without parking, on the
+// goroutine's own CPU: its cost is chan_op, sync_op or notewakeup.
 type fastPath uint8
 
 const (
-	chanOp fastPath = iota // a channel operation through the channel's lock (chan_op)
-	syncOp                 // an atomic fast path (sync_op)
+	chanOp       fastPath = iota // a channel operation through the channel's lock (chan_op)
+	syncOp                       // an atomic fast path (sync_op)
+	wakeOp                       // the futex wake of a parked M (notewakeup; Machine.chargeWaker)
+	numFastPaths                 // the number of fast paths
 )
 
 // fastPath charges g the CPU of an operation that completed without
-// parking, chan_op or sync_op, with its next steps: the ns wait in
-// g.stepCarry, which the next RanSteps spends with the steps, so the
-// operation takes no switch or safe point of its own, as in Go, where it
-// is a few instructions of the goroutine's code. A profile without the
+// parking, chan_op, sync_op or notewakeup, with its next steps: the ns
+// wait in g.stepCarry, which the next RanSteps spends with the steps, so
+// the operation takes no switch or safe point of its own, as in Go, where
+// it is the goroutine's own code or system call. A profile without the
 // cost (the zero profile, or one written before it) charges nothing and
 // draws nothing. Mirrors the fast paths of chansend, chanrecv, closechan,
 // selectgo, and sync's Lock, Unlock, Add and the rest (costs.go).

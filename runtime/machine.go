@@ -266,7 +266,7 @@ type Machine struct {
 	stepCosts   bool               // a step of code takes time: the step cost is not all zero
 	stepPs      bool               // the step is charged in picoseconds (the profile has step_ps)
 	stepKinds   bool               // the profile charges a step by its kind (step_ps_plain, ...)
-	fastPaths   [2]bool            // the profile charges chan_op, sync_op (G.fastPath)
+	fastPaths   [numFastPaths]bool // the profile charges chan_op, sync_op, notewakeup (G.fastPath)
 	wakerDebt   int64              // ns of notewakeup that the scheduler's code owes in this action, for the G it runs next (startm, execute)
 	printed     bool               // a line has been printed (WriteStdout): print_first is paid
 	quantum     uint64             // cfg.Quantum, or DefaultQuantum

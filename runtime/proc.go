@@ -146,15 +146,11 @@ func (m *Machine) startm(pp *P, spinning bool) *M {
 // G its M runs next (execute), in the same action. A profile without
 // notewakeup charges nothing and draws nothing.
 func (m *Machine) chargeWaker() {
-	if m.cfg.Costs == nil || m.cfg.Costs.Dists[CostNotewakeup].IsZero() {
-		return
-	}
-	d := m.costOf(CostNotewakeup)
 	if g := m.curg; g != nil {
-		g.stepCarry += d * 1000
-		return
+		g.fastPath(wakeOp)
+	} else if m.fastPaths[wakeOp] {
+		m.wakerDebt += m.costOf(CostNotewakeup)
 	}
-	m.wakerDebt += d
 }
 
 // startmNoWait is startm without queueing the M's schedule: the caller

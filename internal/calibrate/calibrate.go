@@ -527,11 +527,7 @@ func (c *calibration) step() error {
 	// (runtime.StepKind, lang's stepkind.go): the samples come one per
 	// kind, round after round.
 	for k, sk := range stepKinds {
-		var own []float64
-		for i := k; i < len(ps); i += len(stepKinds) {
-			own = append(own, ps[i])
-		}
-		if err := c.add(Line{Cost: sk.kind.Cost(), Method: "clock", Factor: 1}, own); err != nil {
+		if err := c.add(Line{Cost: sk.kind.Cost(), Method: "clock", Factor: 1}, kindSamples(ps, k)); err != nil {
 			return err
 		}
 	}

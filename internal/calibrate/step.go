@@ -144,19 +144,25 @@ type StepKind struct {
 func stepKindMedians(samples, per []float64) []StepKind {
 	out := make([]StepKind, len(stepKinds))
 	for k, sk := range stepKinds {
-		var own []float64
-		for i := k; i < len(samples); i += len(stepKinds) {
-			own = append(own, samples[i]*1000)
-		}
 		out[k] = StepKind{Statement: sk.star}
-		if len(own) > 0 {
-			out[k].MedianPs = median(own)
+		if own := kindSamples(samples, k); len(own) > 0 {
+			out[k].MedianPs = median(own) * 1000
 		}
 		if k < len(per) {
 			out[k].Steps = per[k]
 		}
 	}
 	return out
+}
+
+// kindSamples returns kind k's samples of measureSteps' (one per kind,
+// round after round).
+func kindSamples(samples []float64, k int) []float64 {
+	var own []float64
+	for i := k; i < len(samples); i += len(stepKinds) {
+		own = append(own, samples[i])
+	}
+	return own
 }
 
 // measureSteps returns rounds samples per kind of the Go-equivalent cost

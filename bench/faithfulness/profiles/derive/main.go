@@ -1,6 +1,6 @@
 // Command derive writes a costs profile made from another: the base
-// profile with some of its costs set to a constant or copied from a third
-// profile. The profiles of bench/faithfulness/profiles that are variations
+// profile with some of its costs set to a constant, copied from a third
+// profile or given as quantiles. The profiles of bench/faithfulness/profiles that are variations
 // on the default are made this way, so that each can be made again; the
 // command that made one is in its "command" field.
 //
@@ -25,7 +25,7 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// A change is one -set or -copy, in the order given.
+// A change is one -set, -copy or -dist, in the order given.
 type change struct {
 	cost  runtime.CostKind
 	value int64         // -set
