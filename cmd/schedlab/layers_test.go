@@ -103,6 +103,7 @@ var layers = map[string]int{
 	"bench/faithfulness/netpoll/server":    layerCommands,
 	"bench/faithfulness/netpoll/summarize": layerCommands,
 	"bench/faithfulness/startup/dump":      layerCommands,
+	"bench/faithfulness/startup/spawns":    layerCommands,
 	"bench/faithfulness/syscalltimes":      layerCommands,
 	"bench/faithfulness/spawntimes":        layerCommands,
 	"bench/faithfulness/waketimes":         layerCommands,

@@ -2,7 +2,7 @@
 # startup.sh: what the real scheduler is doing when main.main begins, and
 # which start-up states give which outcome.
 #
-#	bash bench/faithfulness/startup/startup.sh [-n RUNS] [-p PROCS] [-o DIR] [-trace] program...
+#	bash bench/faithfulness/startup/startup.sh [-n RUNS] [-p PROCS] [-o DIR] [-trace | -spawns] program...
 #
 # For each corpus program, a copy is built with probe.go: main.main's first
 # statement reads the scheduler's own counters (runtime.sched's nmspinning,
@@ -16,7 +16,13 @@
 # with trace.go instead: runtime/trace from the main package's init, one
 # trace per run in DIR/NAME-pP-traces/, for dump (go run
 # ./bench/faithfulness/startup/dump); the trace perturbs the schedule, so
-# the outcome counts are written but not the start-up states.
+# the outcome counts are written but not the start-up states. With
+# -spawns, the copy also puts probeSpawn() after each go statement, and
+# each run prints when each go statement returned, in ns since main.main's
+# first statement: the files are named NAME-pP-spawns.txt and
+# NAME-pP-spawns.outcomes.txt, and NAME-pP-spawns.runs.txt keeps every
+# run's line (outcome, state, spawns=T1,T2,...), for spawns (go run
+# ./bench/faithfulness/startup/spawns).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,19 +31,23 @@ runs=3000
 procs=2
 out="$here/../recordings/startup"
 trace=
+spawns=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) runs=$2; shift 2 ;;
 	-p) procs=$2; shift 2 ;;
 	-o) out=$2; shift 2 ;;
 	-trace) trace=1; shift ;;
-	-*) echo "usage: startup.sh [-n RUNS] [-p PROCS] [-o DIR] [-trace] program..." >&2; exit 2 ;;
+	-spawns) spawns=1; shift ;;
+	-*) echo "usage: startup.sh [-n RUNS] [-p PROCS] [-o DIR] [-trace | -spawns] program..." >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
+[ -z "$trace" ] || [ -z "$spawns" ] || { echo "startup.sh: -trace and -spawns do not go together" >&2; exit 2; }
 [ $# -gt 0 ] || { echo "startup.sh: name at least one program of corpus/" >&2; exit 2; }
 case $runs in '' | *[!0-9]* | 0) echo "startup.sh: -n wants a positive count, got '$runs'" >&2; exit 2 ;; esac
-cmdline="bash bench/faithfulness/startup/startup.sh -n $runs -p $procs${trace:+ -trace} $*"
+cmdline="bash bench/faithfulness/startup/startup.sh -n $runs -p $procs${trace:+ -trace}${spawns:+ -spawns} $*"
+suffix=${spawns:+-spawns}
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -45,11 +55,23 @@ trap 'rm -rf "$work"' EXIT
 for name in "$@"; do
 	src="$corpus/$name.go"
 	[ -f "$src" ] || { echo "startup.sh: no $src" >&2; exit 2; }
-	grep -q 'fmt.Println(' "$src" || { echo "startup.sh: $name.go prints its outcome without fmt.Println" >&2; exit 2; }
+	grep -q 'fmt.Print\(ln\|f\)(' "$src" || { echo "startup.sh: $name.go prints its outcome without fmt.Println or fmt.Printf" >&2; exit 2; }
 	mkdir -p "$work/$name"
 	# The copy: probeAt(0) as main.main's first statement, the outcome
 	# through probePrintln.
-	sed -e 's/^func main() {$/func main() {\n\tprobeAt(0)/' -e 's/fmt\.Println(/probePrintln(/' "$src" >"$work/$name/$name.go"
+	sed -e 's/^func main() {$/func main() {\n\tprobeAt(0)/' -e 's/fmt\.Println(/probePrintln(/' -e 's/fmt\.Printf(/probePrintf(/' "$src" |
+		if [ -n "$spawns" ]; then
+			# probeSpawn() after each go statement: at the end of a
+			# one-line one, or after the "}(...)" that closes a go
+			# func literal at the go's own indentation.
+			awk '
+				/^[ \t]*go / && !/\{$/ { print $0 "; probeSpawn()"; next }
+				/^[ \t]*go / { ind = $0; sub(/go .*/, "", ind); open[++n] = ind; print; next }
+				n > 0 && index($0, open[n] "}(") == 1 && /\)$/ { print $0 "; probeSpawn()"; n--; next }
+				{ print }'
+		else
+			cat
+		fi >"$work/$name/$name.go"
 	echo 'var _ = fmt.Sprint' >>"$work/$name/$name.go"
 	if [ -n "$trace" ]; then
 		cp "$here/trace.go" "$work/$name/"
@@ -90,7 +112,7 @@ for name in "$@"; do
 	{
 		header probe.go
 		cut -f1 "$raw" | sort | uniq -c | sort -k1,1nr -k2 | sed -E 's/^ *([0-9]+) (.*)$/\1\t\2/'
-	} >"$out/$name-p$procs.outcomes.txt"
+	} >"$out/$name-p$procs$suffix.outcomes.txt"
 	{
 		header probe.go
 		echo "# each line: count, outcome, the state at main.main's first statement: the P main runs on,"
@@ -98,8 +120,17 @@ for name in "$@"; do
 		echo "# status/M (holds one)/runq length, the runq's and runnext's goroutines (main's own in its"
 		echo "# goid batch: 2 forcegchelper, 3 bgsweep, 4 bgscavenge, 5 updateMaxProcsGoroutine, 6 runFinalizers on"
 		echo "# P0's batch; 17.. on P1's, ...)"
-		sed -E 's/ t=[0-9]+us//; s/ goid=[0-9]+//; s#/tick[0-9]+##g; s/ \|$//; s/\t\| s0/\t/' "$raw" |
+		sed -E 's/ spawns=[0-9,-]+$//; s/ t=[0-9]+us//; s/ goid=[0-9]+//; s#/tick[0-9]+##g; s/ \|$//; s/\t\| s0/\t/' "$raw" |
 			sort | uniq -c | sort -k1,1nr -k2 | sed -E 's/^ *([0-9]+) (.*)$/\1\t\2/'
-	} >"$out/$name-p$procs.txt"
-	echo "$out/$name-p$procs.txt: $(head -8 "$out/$name-p$procs.txt" | tail -2 | tr '\n' ';')" >&2
+	} >"$out/$name-p$procs$suffix.txt"
+	if [ -n "$spawns" ]; then
+		{
+			header probe.go
+			echo "# each line: one run: its outcome, the state at main.main's first statement as in"
+			echo "# $name-p$procs$suffix.txt (with the time since runtime.main's start and the ticks), and"
+			echo "# spawns=: when each go statement returned, in ns since main.main's first statement"
+			cat "$raw"
+		} >"$out/$name-p$procs$suffix.runs.txt"
+	fi
+	echo "$out/$name-p$procs$suffix.txt: $(head -8 "$out/$name-p$procs$suffix.txt" | tail -2 | tr '\n' ';')" >&2
 done
