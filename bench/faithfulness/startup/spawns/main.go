@@ -18,6 +18,10 @@
 //	go run ./bench/faithfulness/startup/spawns [-quantiles] FILE...
 //
 // Files named together are pooled, as two recordings of one program.
+// With -schedlab SCRIPT it makes the same report of schedlab's own runs of
+// a twin (simulate.go), so that the two can be read side by side:
+//
+//	go run ./bench/faithfulness/startup/spawns -schedlab bench/faithfulness/corpus/spawn_order.star -flag --procs=2
 package main
 
 import (
@@ -37,11 +41,29 @@ import (
 func main() {
 	fs := flag.NewFlagSet("spawns", flag.ExitOnError)
 	quantiles := fs.Bool("quantiles", false, "also print each go statement's 21 quantiles in ns, as a costs profile holds a distribution")
+	twin := fs.String("schedlab", "", "report schedlab's runs of the twin `SCRIPT` instead of reading recordings")
+	runs := fs.Int("runs", 1000, "with -schedlab: the `N` runs, seeds 1 to N, each as explore --perturb=timing runs it")
+	var args []string
+	fs.Func("flag", "with -schedlab: a `FLAG` of schedlab run for every run, such as --procs=4 or --costs=FILE (repeatable)", func(v string) error {
+		args = append(args, v)
+		return nil
+	})
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: spawns [-quantiles] FILE...")
+		fmt.Fprintln(fs.Output(), "usage: spawns [-quantiles] FILE...\n       spawns [-quantiles] -schedlab SCRIPT [-runs N] [-flag FLAG]...")
 		fs.PrintDefaults()
 	}
 	fs.Parse(os.Args[1:])
+	if *twin != "" {
+		rs, err := simulate(*twin, *runs, args)
+		if err == nil {
+			err = report(rs, os.Stdout, *quantiles)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "spawns:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if fs.NArg() == 0 {
 		fs.Usage()
 		os.Exit(2)
@@ -132,8 +154,7 @@ func classify(state string) (string, error) {
 	return fmt.Sprintf("main's P %s, other P %s, spinning %s", queue, strings.Join(others, ","), spin), nil
 }
 
-// summary prints the go statements' times by rank and the outcomes by
-// start-up state.
+// summary reads a recording and prints its report.
 func summary(r io.Reader, w io.Writer, quantiles bool) error {
 	var runs []run
 	sc := bufio.NewScanner(r)
@@ -152,6 +173,12 @@ func summary(r io.Reader, w io.Writer, quantiles bool) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
+	return report(runs, w, quantiles)
+}
+
+// report prints the go statements' times by rank and the outcomes by
+// start-up state of runs.
+func report(runs []run, w io.Writer, quantiles bool) error {
 	if len(runs) == 0 {
 		return fmt.Errorf("no runs")
 	}
@@ -194,8 +221,12 @@ func summary(r io.Reader, w io.Writer, quantiles bool) error {
 	for _, st := range byCount(total) {
 		n := total[st]
 		fmt.Fprintf(w, "%-54s %5d %5.1f%% ", st, n, 100*float64(n)/float64(len(runs)))
-		for _, o := range byCount(byState[st]) {
+		outs := byCount(byState[st])
+		for _, o := range outs[:min(len(outs), 6)] {
 			fmt.Fprintf(w, "  %s %.0f%%", o, 100*float64(byState[st][o])/float64(n))
+		}
+		if len(outs) > 6 {
+			fmt.Fprintf(w, "  (%d more)", len(outs)-6)
 		}
 		fmt.Fprintln(w)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -43,5 +44,32 @@ func TestParseErrors(t *testing.T) {
 		if _, err := parse(line); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("parse(%q) = %v, want an error with %q", line, err, want)
 		}
+	}
+}
+
+// schedlab's runs of a twin are read as the probe reads Go's: four go
+// statements a run, in the order they returned, after main.main began,
+// and the state main.main began in.
+func TestSimulate(t *testing.T) {
+	runs, err := simulate("../../corpus/spawn_order.star", 20, []string{"--procs=2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 20 {
+		t.Fatalf("%d runs, want 20", len(runs))
+	}
+	for i, r := range runs {
+		if len(r.spawns) != 4 || r.spawns[0] < 0 || !slices.IsSorted(r.spawns) {
+			t.Errorf("run %d: spawns %v, want 4 times from main.main on", i+1, r.spawns)
+		}
+		if !strings.HasPrefix(r.state, "main's P ") || !strings.Contains(r.state, "other P running") {
+			t.Errorf("run %d: state %q, want main's P and the other P running", i+1, r.state)
+		}
+		if len(strings.Fields(r.outcome)) != 4 {
+			t.Errorf("run %d: outcome %q, want four ids", i+1, r.outcome)
+		}
+	}
+	if _, err := simulate("../../corpus/spawn_order.star", 1, []string{"--startup=bare"}); err == nil || !strings.Contains(err.Error(), "no start-up") {
+		t.Errorf("a bare start: %v, want an error that it has no start-up", err)
 	}
 }
