@@ -148,7 +148,7 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 	c.p.Notes = "newproc, switch, gosched, newm, syscall_enter/exit, runnext_sleep: the untraced probes' own clock; wakeup, timer_late(_short): " +
 		"the trace's events, scaled to untraced by the ratio of the probes' clock medians (" + strings.Join(c.notes, ", ") + "); " +
 		fmt.Sprintf("step: Go ns per statement over Starlark steps per statement, %d kinds, rounded up to whole ns; ", len(stepKinds)) +
-		fmt.Sprintf("steal_pass: a quarter of a spinning M's findRunnable that found nothing (%d passes); ", stealTries) +
+		fmt.Sprintf("steal_pass: a quarter of a spinning M's findRunnable that found nothing (%d passes), less those as long as runqgrab's shortest usleep(3), which slept in it (runnext_sleep); ", stealTries) +
 		fmt.Sprintf("gc_mark_mib: runtime/metrics' mark CPU (assist, dedicated, fractional, idle) over the cycle's scan work, forced cycles of a %d MiB heap of pointer blocks at GOMAXPROCS 1; ", gcMarkBlock*gcMarkBlocks>>20) +
 		fmt.Sprintf("write: a raw write(2) of a %d-byte line to a pipe, by the probe's clock over %d lines; ", len(writeLine), writeBatch) +
 		fmt.Sprintf("chan_op, sync_op: Go loops of %d operations of each kind alone, by the monotonic clock (fastpath.go)", len(fastPathOps)) + "\n"
@@ -169,6 +169,7 @@ type calibration struct {
 	procs  int       // GOMAXPROCS of the probes that want every P, at least 2
 	notes  []string  // how costs were made, for the profile's notes
 	passes []float64 // steal passes, gathered from every probe's trace
+	napMin float64   // the shortest usleep(3) of runqgrab measured (wakeup), 0 before
 }
 
 // newCalibration starts a Run: the profile's header, from this machine.
@@ -353,6 +354,9 @@ func (c *calibration) wakeup() error {
 
 	c.progress("usleep: %d rounds of runqgrab's usleep(3), by the clock", c.opts.Runs)
 	us := probeUsleep(c.opts.Runs)
+	if naps := shift(us["usleep"], c.clock); len(naps) > 0 {
+		c.napMin = slices.Min(naps)
+	}
 	var stealMedian int64
 	if len(w.steal["wake"]) > 0 {
 		stealMedian = int64(median(w.steal["wake"]))
@@ -456,13 +460,36 @@ func (c *calibration) timers() error {
 }
 
 // stealPass makes steal_pass from the steal passes every probe's trace
-// showed.
+// showed, less those of the fruitless runs that slept in runqgrab
+// (withoutNaps).
 func (c *calibration) stealPass() error {
-	if len(c.passes) == 0 {
-		c.keep(runtime.CostStealPass, "no P ran without running a goroutine")
+	passes := withoutNaps(c.passes, c.napMin)
+	if len(passes) == 0 {
+		c.keep(runtime.CostStealPass, "no P ran without running a goroutine, but for runqgrab's naps")
 		return nil
 	}
-	return c.fromTrace(runtime.CostStealPass, c.passes, 1, nil, "")
+	return c.fromTrace(runtime.CostStealPass, passes, 1, nil, "")
+}
+
+// withoutNaps returns the steal passes of the fruitless runs shorter than
+// napMin, the shortest usleep(3) measured. A spinning M that found a
+// running P's runnext sleeps in runqgrab before it takes it, and finds
+// nothing when the P ran it meanwhile: that run of its P lasts a nap and
+// its passes, a quarter of it about 20µs on a host whose usleep(3) takes
+// 75µs, where a pass over two Ps takes 100-200ns. The engine charges the
+// nap as its own cost (runnext_sleep, stealFrom), so a pass must not
+// carry it too. A napMin of 0 (no naps measured) keeps every pass.
+func withoutNaps(passes []float64, napMin float64) []float64 {
+	if napMin <= 0 {
+		return passes
+	}
+	var out []float64
+	for _, p := range passes {
+		if p*stealTries < napMin {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // gcPauses keeps gc_sweep_term and gc_mark_term: no probe yet; the
