@@ -115,8 +115,9 @@ type run struct {
 	compiling  bool                          // Compile's run: it notes what any Run may need (the step kinds)
 	atCall     *starlark.Builtin             // with a Tracker, the builtin whose safe point atCallG is at (AppendStateKey)
 	atCallG    *goroutine
-	cleanSeen  []cleanSeen // cleanAt's last answer by frame
-	steps      uint64      // steps of all goroutines, as of the last account
+	cleanSeen  []cleanSeen      // cleanAt's last answer by frame
+	steps      uint64           // steps of all goroutines, as of the last account
+	calls      map[callName]any // with a Tracker, each builtin's Call as Touch takes it (callKey)
 
 	stopped   atomic.Pointer[runtime.LimitError] // the host limit (wall clock, memory) that stopped the run
 	call      atomic.Int32                       // where the run's goroutine is, for an overrun: callNone, callParked, callDumping (overrun.go)
@@ -732,7 +733,7 @@ func caller(m *runtime.Machine, thread *starlark.Thread, b *starlark.Builtin) (*
 				gr.arm()
 			}
 			if m.Tracking() {
-				m.Touch(callOf(b), runtime.AccessRead)
+				m.Touch(gr.run.callKey(b), runtime.AccessRead)
 			}
 			return gr, nil
 		}
@@ -791,4 +792,30 @@ func callOf(b *starlark.Builtin) Call {
 		return Call(recv.Type() + "." + b.Name())
 	}
 	return Call(b.Name())
+}
+
+// A callName is what callOf makes a Call of: the receiver's type, if b is
+// a method, and b's name.
+type callName struct {
+	recv, name string
+	method     bool
+}
+
+// callKey returns callOf(b) as the any that Machine.Touch takes, made once
+// a run: with a Tracker every builtin call touches its Call, and making
+// it anew allocates twice (the name, the interface).
+func (r *run) callKey(b *starlark.Builtin) any {
+	k := callName{name: b.Name()}
+	if recv := b.Receiver(); recv != nil {
+		k.recv, k.method = recv.Type(), true
+	}
+	c, ok := r.calls[k]
+	if !ok {
+		c = callOf(b)
+		if r.calls == nil {
+			r.calls = map[callName]any{}
+		}
+		r.calls[k] = c
+	}
+	return c
 }

@@ -149,6 +149,10 @@ var ErrNondeterministic = errors.New("nondeterministic run")
 // Walk runs the schedules of cfg depth first and calls visit, if not nil,
 // after each run. It stops at cfg.MaxSchedules runs, at the first failure
 // with cfg.StopAtFailure, or when visit returns false.
+//
+// The run's Points are visit's only until it returns: Walk reuses them
+// for the next run's, so a visit that keeps them keeps a copy. (The
+// points of the verdict's Failure are not reused.)
 func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 	job := scriptrun.New(cfg.Program)
 	v := &Verdict{}
@@ -157,6 +161,8 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 	var marks []bool       // with DPOR: whether to try the switch at each point of the path
 	var sleepers []sleeper // with sleep sets: the next run's (sleep.go)
 	lastPoints := 0        // the last run's choice points: room for the next run's
+	var spare []Point      // the last run's points once consumed: the next run's
+	var tr *tracker        // with a tracker: the last run's, reset for the next
 	heap := cfg.Program.SharedPlainState() != ""
 	sleeping := sleepSets(cfg, heap)
 	for {
@@ -170,13 +176,17 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 		default:
 		}
 		room := lastPoints + lastPoints/8 // runs differ a little in length
-		ch := &chooser{prefix: prefix, points: make([]Point, 0, room)}
+		ch := &chooser{prefix: prefix, points: emptied(spare, room)}
+		spare = nil
 		opts := cfg.Options
 		opts.Chooser = ch
-		var tr *tracker
 		var after func()
 		if cfg.Reduction == DPOR || cfg.wrap != nil {
-			tr = newTracker(heap)
+			if tr == nil {
+				tr = newTracker(heap)
+			} else {
+				tr.reset()
+			}
 			if sleeping {
 				tr.sleep(sleepers, room)
 			}
@@ -247,24 +257,28 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 			v.blocked++
 		}
 		var ok bool
-		if prefix, ok = next(points, cfg.Bound, marks); !ok {
+		if prefix, ok = next(prefix, points, cfg.Bound, marks); !ok {
 			v.Complete = true
 			return v, nil
 		}
 		if sleeping {
 			sleepers = tr.sleepersAt(run.Points, len(prefix)-1)
 		}
+		if v.Failure != run {
+			spare = run.Points // done with: the next run's
+		}
 	}
 }
 
 // next returns the schedule to run after the one that met points: the
 // deepest point with an answer not yet tried that the bound allows, that
-// answer, and the answers before it. It reports false when there is none:
-// the walk is done.
+// answer, and the answers before it, in s's room if it has enough (the
+// last schedule's, done with). It reports false when there is none: the
+// walk is done.
 //
 // With marks (DPOR), a preempt or interleave point whose answer is 0 is
 // tried with 1 only if it is marked.
-func next(points []Point, bound int, marks []bool) (Schedule, bool) {
+func next(s Schedule, points []Point, bound int, marks []bool) (Schedule, bool) {
 	before := 0 // preemptions before point i, counted down from all of them
 	for _, p := range points {
 		if p.preempts() {
@@ -286,7 +300,7 @@ func next(points []Point, bound int, marks []bool) (Schedule, bool) {
 		if p.Kind != runtime.ChoiceSelect && marks != nil && !marks[i] {
 			continue // no race below the 0 that a switch here could reverse
 		}
-		s := make(Schedule, i+1)
+		s = emptied(s, i+1)[:i+1]
 		for j := range i {
 			s[j] = points[j].Answer
 		}

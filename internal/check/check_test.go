@@ -28,7 +28,9 @@ func walk(t *testing.T, src string, procs, bound int) (*Verdict, []*Run) {
 	var runs []*Run
 	cfg := Config{Program: compile(t, src), Options: lang.Options{Procs: procs, Costs: runtime.ZeroCosts()}, Bound: bound}
 	v, err := Walk(cfg, func(r *Run) bool {
-		runs = append(runs, r)
+		kept := *r
+		kept.Points = slices.Clone(r.Points) // Walk reuses r's
+		runs = append(runs, &kept)
 		return true
 	})
 	if err != nil {
@@ -232,7 +234,7 @@ func TestNext(t *testing.T) {
 		{[]Point{pre(0), sel(2, 3)}, 0, nil},            // the first point's 1 would preempt
 		{[]Point{sel(0, 2), pre(0), sel(1, 2)}, -1, Schedule{0, 1}},
 	} {
-		got, ok := next(tc.points, tc.bound, nil)
+		got, ok := next(nil, tc.points, tc.bound, nil)
 		if ok != (tc.want != nil) || !slices.Equal(got, tc.want) {
 			t.Errorf("next(%v, %d) = %v, %v; want %v", tc.points, tc.bound, got, ok, tc.want)
 		}

@@ -149,9 +149,9 @@ type access struct {
 }
 
 // An object is what the tracker keeps of a shared object: its last write
-// and the reads since, one per slot.
+// (write.vc is nil if there is none) and the reads since, one per slot.
 type object struct {
-	write *access
+	write access
 	reads []access
 }
 
@@ -190,15 +190,21 @@ type tracker struct {
 	objects map[any]*object
 	races   []race
 
-	g        int64   // the goroutine of the transition in progress
-	cur      int32   // its slot, -1 for a goroutine 0 transition not begun
-	start    vclock  // its clock at its start
-	vc       vclock  // its clock now
-	order    int     // transitions begun so far
-	lastSlot int32   // the slot of the last goroutine transition
-	nextAlt  int64   // the last Alternative, for the next choice point
-	system   []int64 // the runtime's own goroutines (System), for their slots when they first run
-	slab     []int32 // what is left of the slab newClock cuts clocks from
+	g        int64     // the goroutine of the transition in progress
+	cur      int32     // its slot, -1 for a goroutine 0 transition not begun
+	start    vclock    // its clock at its start
+	vc       vclock    // its clock now
+	order    int       // transitions begun so far
+	lastSlot int32     // the slot of the last goroutine transition
+	nextAlt  int64     // the last Alternative, for the next choice point
+	system   []int64   // the runtime's own goroutines (System), for their slots when they first run
+	slab     []int32   // what is left of the slab newClock cuts clocks from
+	slabs    [][]int32 // the slabs cut from, this run's first, then those of earlier runs to reuse
+	slabsCut int       // how many of slabs this run has cut from
+	marked   []bool    // the buffers of marks
+	diff     []int
+	global   *object // objects[globalKey{}], once made (readGlobals)
+	globalID int32   // ids[globalKey{}], -1 until numbered
 
 	// Sleep sets (sleep.go), kept only when sleeping.
 	sleeping bool
@@ -216,15 +222,40 @@ type tracker struct {
 }
 
 func newTracker(heap bool) *tracker {
-	return &tracker{heap: heap, byG: map[int64]int32{}, objects: map[any]*object{}, ids: map[any]int32{}, cur: -1, lastSlot: -1, blocked: -1, st: stretch{next: -1}}
+	t := &tracker{heap: heap, byG: map[int64]int32{}, objects: map[any]*object{}, ids: map[any]int32{}}
+	t.reset()
+	return t
+}
+
+// reset makes t a new tracker for the walk's next run, as newTracker
+// would, but with the buffers of the runs before: a walk's runs are
+// alike, and a run of millions of choice points would otherwise allocate
+// (and clear) its slices, slots and clocks anew.
+func (t *tracker) reset() {
+	clear(t.byG)
+	clear(t.objects)
+	clear(t.ids)
+	clear(t.st.wrote)
+	clear(t.st.seen)
+	*t = tracker{
+		heap: t.heap, slots: t.slots[:0], byG: t.byG, objects: t.objects, races: t.races[:0],
+		cur: -1, lastSlot: -1, system: t.system[:0], slabs: t.slabs, marked: t.marked, diff: t.diff,
+		ids: t.ids, globalID: -1, known: t.known[:0], log: t.log[:0], spans: t.spans[:0], wokeAt: t.wokeAt[:0], blocked: -1,
+		st: stretch{
+			written: t.st.written[:0], wrote: t.st.wrote, seen: t.st.seen, buf: t.st.buf[:0],
+			next: -1, reps: t.st.reps[:0],
+		},
+	}
 }
 
 // stutter makes the tracker key the preempt points' states (stutter.go).
 func (t *tracker) stutter(room int) {
 	t.st.on = true
-	t.st.reps = make([]int32, 0, room)
-	t.st.wrote = map[any]bool{}
-	t.st.seen = map[string]int{}
+	t.st.reps = emptied(t.st.reps, room)
+	if t.st.wrote == nil {
+		t.st.wrote = map[any]bool{}
+		t.st.seen = map[string]int{}
+	}
 }
 
 // Running begins a transition of g (0: goroutine 0, begun at its first
@@ -244,22 +275,20 @@ func (t *tracker) begin() {
 	if t.g != 0 {
 		i, ok := t.byG[t.g]
 		if !ok {
-			i = int32(len(t.slots))
+			i = t.newSlot(t.g)
 			t.byG[t.g] = i
-			t.slots = append(t.slots, t.newSlot(t.g))
 		}
 		t.cur = i
 		s = t.slots[i]
 		t.lastSlot = i
 		t.ran(t.g)
 	} else {
-		t.cur = int32(len(t.slots))
-		s = &slot{}
-		t.slots = append(t.slots, s)
+		t.cur = t.newSlot(0)
+		s = t.slots[t.cur]
 	}
 	seq := int32(len(s.starts) + 1)
-	s.starts = append(s.starts, int32(t.asked))
-	s.order = append(s.order, t.order)
+	s.starts = push(s.starts, int32(t.asked))
+	s.order = push(s.order, t.order)
 	t.order++
 	vc := s.vc
 	if s.woken != nil {
@@ -273,7 +302,7 @@ func (t *tracker) begin() {
 	t.start, t.vc = c, c
 	s.vc = c
 	if t.g != 0 && !s.system {
-		t.touch(globalKey{}, runtime.AccessRead)
+		t.readGlobals()
 		if t.heap {
 			t.touch(heapKey{}, runtime.AccessWrite)
 		}
@@ -287,7 +316,7 @@ func (t *tracker) begin() {
 // next one; clocks are never changed once shared (vclock).
 func (t *tracker) newClock(n int) vclock {
 	if len(t.slab) < n {
-		t.slab = make([]int32, max(n, clockSlab))
+		t.slab = t.nextSlab(n)
 	}
 	c := vclock(t.slab[:n:n])
 	t.slab = t.slab[n:]
@@ -297,14 +326,52 @@ func (t *tracker) newClock(n int) vclock {
 // clockSlab is the int32s of a slab of clocks.
 const clockSlab = 1 << 16
 
+// nextSlab returns a zero slab of at least n int32s: the next of those an
+// earlier run cut from, whose clocks no one holds once the run is done, or
+// a new one.
+func (t *tracker) nextSlab(n int) []int32 {
+	if n > clockSlab {
+		return make([]int32, n)
+	}
+	if t.slabsCut == len(t.slabs) {
+		t.slabs = append(t.slabs, make([]int32, clockSlab))
+	} else {
+		clear(t.slabs[t.slabsCut])
+	}
+	t.slabsCut++
+	return t.slabs[t.slabsCut-1]
+}
+
+// push appends x to s, doubling a full s where append grows a long slice
+// by a quarter: a run of millions of choice points would copy its longest
+// slices about five times over.
+func push[S ~[]E, E any](s S, x E) S {
+	if len(s) == cap(s) && len(s) > 0 {
+		// make, not slices.Grow, which clears the room it adds: make's
+		// comes clear when it is memory fresh from the OS, and is not
+		// touched before it is used.
+		s = append(make(S, 0, 2*len(s)), s...)
+	}
+	return append(s, x)
+}
+
+// emptied returns s with length 0 and room for n elements: s itself if it
+// has the room, else a new slice.
+func emptied[S ~[]E, E any](s S, n int) S {
+	if cap(s) < n {
+		return make(S, 0, n)
+	}
+	return s[:0]
+}
+
 // chose ends the transition in progress at a choice point; the goroutine
 // goes on in a new one, or another runs (Running).
 func (t *tracker) chose() {
 	t.nextAlt = 0
 	if t.sleeping {
 		t.endSpan()
-		t.spans = append(t.spans, [2]int32{-1, -1})
-		t.known = append(t.known, int32(len(t.ids)))
+		t.spans = push(t.spans, [2]int32{-1, -1})
+		t.known = push(t.known, int32(len(t.ids)))
 		if t.g != 0 {
 			t.spans[t.asked][0] = int32(len(t.log))
 			t.logging = true
@@ -321,9 +388,19 @@ func (t *tracker) chose() {
 	}
 }
 
-// newSlot returns the slot of goroutine g, not yet in t.slots.
-func (t *tracker) newSlot(g int64) *slot {
-	return &slot{g: g, system: slices.Contains(t.system, g)}
+// newSlot adds a slot for goroutine g (0: one goroutine 0 transition) to
+// t.slots and returns its index. It reuses the slot of an earlier run at
+// that index, if any, with its starts' and order's room.
+func (t *tracker) newSlot(g int64) int32 {
+	i := len(t.slots)
+	t.slots = slices.Grow(t.slots, 1)[:i+1]
+	s := t.slots[i]
+	if s == nil {
+		s = &slot{}
+		t.slots[i] = s
+	}
+	*s = slot{g: g, starts: s.starts[:0], order: s.order[:0], system: g != 0 && slices.Contains(t.system, g)}
+	return int32(i)
 }
 
 // System records that g is one of the runtime's own goroutines
@@ -379,9 +456,8 @@ func (t *tracker) Touch(obj any, a runtime.Access) {
 func (t *tracker) touchG(g int64, a runtime.Access) {
 	i, ok := t.byG[g]
 	if !ok {
-		i = int32(len(t.slots))
+		i = t.newSlot(g)
 		t.byG[g] = i
-		t.slots = append(t.slots, t.newSlot(g))
 	}
 	s := t.slots[i]
 	switch a {
@@ -402,13 +478,40 @@ func (t *tracker) touchG(g int64, a runtime.Access) {
 // earlier accesses, and orders the transition after them.
 func (t *tracker) touch(obj any, a runtime.Access) {
 	t.sleepTouch(obj, a)
+	t.access(t.object(obj), a)
+}
+
+// readGlobals is touch(globalKey{}, runtime.AccessRead), which every
+// goroutine transition does: with the object and its number kept from
+// the first time, not looked up in two maps each time.
+func (t *tracker) readGlobals() {
+	if t.global == nil {
+		t.global = t.object(globalKey{})
+	}
+	if t.sleeping {
+		if t.globalID < 0 {
+			t.globalID = t.id(globalKey{})
+		}
+		t.sleepTouchID(t.globalID, false)
+	}
+	t.access(t.global, runtime.AccessRead)
+}
+
+// object returns what t keeps of obj, made on first use.
+func (t *tracker) object(obj any) *object {
 	o := t.objects[obj]
 	if o == nil {
 		o = &object{}
 		t.objects[obj] = o
 	}
+	return o
+}
+
+// access records a read or a write of o, finds the races it makes with
+// earlier accesses, and orders the transition after them.
+func (t *tracker) access(o *object, a runtime.Access) {
 	me := epoch{t.cur, t.start[t.cur]}
-	if w := o.write; w != nil && w.e.slot != me.slot {
+	if w := &o.write; w.vc != nil && w.e.slot != me.slot {
 		t.conflict(w)
 	}
 	if a == runtime.AccessWrite {
@@ -417,7 +520,7 @@ func (t *tracker) touch(obj any, a runtime.Access) {
 				t.conflict(&o.reads[i])
 			}
 		}
-		o.write = &access{e: me, vc: t.vc}
+		o.write = access{e: me, vc: t.vc}
 		o.reads = o.reads[:0]
 		return
 	}
@@ -518,11 +621,14 @@ func (t *tracker) finish() {
 // race's window at which a preemption would run one of its movers next,
 // and with a bound also the earliest, whose prefix has the fewest
 // preemptions; when there is none, or goroutine 0 is part of the race,
-// every point of the window.
+// every point of the window. The slice is t's, until its next run.
 func (t *tracker) marks(points []Point, bounded bool) []bool {
 	n := len(points)
-	diff := make([]int, n+1)
-	mark := make([]bool, n)
+	t.diff = slices.Grow(t.diff[:0], n+1)[:n+1]
+	t.marked = slices.Grow(t.marked[:0], n)[:n]
+	diff, mark := t.diff, t.marked
+	clear(diff)
+	clear(mark)
 	for _, r := range t.races {
 		hi := min(r.hi, n)
 		if r.lo >= hi {

@@ -66,6 +66,8 @@ package check
 // bench/goker).
 
 import (
+	"slices"
+
 	"github.com/schedlab/schedlab/runtime"
 )
 
@@ -137,11 +139,11 @@ func (t *tracker) sleeperAt(i int, g int64) (sleeper, bool) {
 // keep the log, with room for about that many choice points.
 func (t *tracker) sleep(s []sleeper, room int) {
 	t.sleeping = true
-	t.spans = make([][2]int32, 0, room)
-	t.known = make([]int32, 0, room)
-	t.log = make([]logged, 0, 4*room)
+	t.spans = emptied(t.spans, room)
+	t.known = emptied(t.known, room)
+	t.log = emptied(t.log, 4*room)
 	t.sleepers = s
-	t.wokeAt = make([]int, len(s))
+	t.wokeAt = slices.Grow(t.wokeAt[:0], len(s))[:len(s)]
 	for i := range t.wokeAt {
 		t.wokeAt[i] = -1
 	}
@@ -184,14 +186,23 @@ func (t *tracker) sleepTouch(obj any, a runtime.Access) {
 	if !t.sleeping || ignoreRunQueues && obj == (runqKey{}) {
 		return
 	}
-	w := a == runtime.AccessWrite
+	t.sleepTouchID(t.id(obj), a == runtime.AccessWrite)
+}
+
+// id returns the number of obj (tracker.ids), numbering it if it has none.
+func (t *tracker) id(obj any) int32 {
 	id, ok := t.ids[obj]
 	if !ok {
 		id = int32(len(t.ids))
 		t.ids[obj] = id
 	}
+	return id
+}
+
+// sleepTouchID is sleepTouch of the object numbered id, a write if w.
+func (t *tracker) sleepTouchID(id int32, w bool) {
 	if t.logging {
-		t.log = append(t.log, logged{id, w})
+		t.log = push(t.log, logged{id, w})
 	}
 	if t.blocked >= 0 {
 		return

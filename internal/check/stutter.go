@@ -170,7 +170,7 @@ func (s *stretch) key(gp *runtime.G, i int) {
 // chose records the representative of the point just asked.
 func (s *stretch) chose() {
 	if s.on {
-		s.reps = append(s.reps, int32(s.next))
+		s.reps = push(s.reps, int32(s.next))
 		s.next = -1
 	}
 }
