@@ -70,6 +70,7 @@ func (m *Machine) initCosts() {
 	for i, k := range fastPathCosts {
 		m.fastPaths[i] = !c.Dists[k].IsZero()
 	}
+	m.timerFirst = !c.Dists[CostTimerFirst].IsZero()
 	m.stepPs = !c.Dists[CostStepPs].IsZero() || m.stepKinds
 	m.stepCosts = m.stepPs || !c.Dists[CostStep].IsZero()
 	m.sampleCosts = m.cfg.Perturb.SampleCosts && !c.IsZero()

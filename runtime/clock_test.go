@@ -873,3 +873,56 @@ func TestNotewakeupFromTimer(t *testing.T) {
 		}
 	}
 }
+
+// The run's first timer starts the network poller (addHeap's
+// netpollGenericInit) and pays timer_first: a sleep's M after the park,
+// before it runs the next G; a goroutine blocking on a timer channel the
+// same; AfterFunc the G itself, with its next steps. Later timers pay
+// nothing, and a profile without timer_first charges nothing.
+func TestTimerFirstCost(t *testing.T) {
+	costs := costsOf(CostStep, 1, CostSwitch, 100, CostTimerFirst, 50_000)
+	for _, tc := range []struct {
+		name  string
+		costs *Costs
+		arm   func(g *G)
+		want  []int64 // when the child starts after each of two arms
+	}{
+		{"sleep", costs, func(g *G) { g.Sleep(1_000_000) }, []int64{50_100, 100}},
+		{"timer channel", costs, func(g *G) { g.Recv(g.After(1_000_000)) }, []int64{50_100, 100}},
+		{"no timer_first", costsOf(CostStep, 1, CostSwitch, 100), func(g *G) { g.Sleep(1_000_000) }, []int64{100, 100}},
+	} {
+		var got []int64
+		run(t, Config{Procs: 1, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
+			for range 2 {
+				var parked, started int64
+				g.Go(func(g *G) error {
+					started = g.Now()
+					return nil
+				}, "child")
+				parked = g.Now()
+				tc.arm(g)
+				got = append(got, started-parked)
+			}
+			return nil
+		})
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: the child ran %v ns after each park, want %v", tc.name, got, tc.want)
+		}
+	}
+	// AfterFunc: the G's own time, with its next steps, once.
+	var took []int64
+	run(t, Config{Procs: 1, Costs: costs}, func(g *G, log func(string, ...any)) error {
+		for range 2 {
+			start := g.Now()
+			g.AfterFunc(1_000_000, nil, func() (Func, string, func(*G)) {
+				return func(*G) error { return nil }, "f", nil
+			})
+			g.RanSteps(10)
+			took = append(took, g.Now()-start)
+		}
+		return nil
+	})
+	if want := []int64{50_010, 10}; !slices.Equal(took, want) {
+		t.Errorf("AfterFunc, then 10 steps: took %v ns, want %v", took, want)
+	}
+}

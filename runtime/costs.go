@@ -105,6 +105,18 @@
 //	                 resetspinning), to the G the waking M runs next
 //	                 (Machine.wakerDebt). Optional in a profile: one
 //	                 without it charges nothing
+//	timer_first      arming the run's first timer: addHeap finds the
+//	                 network poller not yet started and starts it
+//	                 (netpollGenericInit: epoll_create1, eventfd,
+//	                 epoll_ctl), with the first allocations of the timer
+//	                 path. For a sleep or a goroutine blocking on a timer
+//	                 channel it is the M's time between the park and
+//	                 schedule (resetForSleep runs in gopark's unlockf;
+//	                 M.parkWork); for AfterFunc and Reset the G's own, with
+//	                 its next steps. Only the first timer pays, and none
+//	                 after a descriptor was opened (the poller started
+//	                 then). Optional in a profile: one without it charges
+//	                 nothing
 //
 // The zero profile (ZeroCosts, --costs=zero) is the textbook model: only
 // work, syscall, sleep and timers move the clock, and a goroutine's code
@@ -184,6 +196,7 @@ const (
 	CostSyncOp                           // an atomic fast path: an uncontended lock, an unlock, a WaitGroup's add
 	CostNotewakeup                       // the waker's side of waking a parked thread (startm's notewakeup)
 	CostStepPsCell                       // a step of arithmetic on a cell (c[0] = c[0] + 1, Go's x = x + 1), in ps
+	CostTimerFirst                       // arming the run's first timer (netpollGenericInit)
 	NumCosts                             // the number of costs
 )
 
@@ -194,7 +207,7 @@ var costNames = [NumCosts]string{
 	"gc_mark_mib", "write", "step_ps", "gc_mark_roots_mib", "malg",
 	"syscall_timer_late", "print_first", "step_ps_plain", "step_ps_index",
 	"step_ps_map", "step_ps_append", "step_ps_call", "step_ps_format",
-	"chan_op", "sync_op", "notewakeup", "step_ps_cell",
+	"chan_op", "sync_op", "notewakeup", "step_ps_cell", "timer_first",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
@@ -205,7 +218,7 @@ func optionalCost(k CostKind) bool {
 		return true
 	case CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat, CostStepPsCell:
 		return true
-	case CostChanOp, CostSyncOp, CostNotewakeup:
+	case CostChanOp, CostSyncOp, CostNotewakeup, CostTimerFirst:
 		return true
 	}
 	return false

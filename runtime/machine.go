@@ -269,6 +269,7 @@ type Machine struct {
 	fastPaths   [numFastPaths]bool // the profile charges chan_op, sync_op, notewakeup (G.fastPath)
 	wakerDebt   int64              // ns of notewakeup that the scheduler's code owes in this action, for the G it runs next (startm, execute)
 	printed     bool               // a line has been printed (WriteStdout): print_first is paid
+	timerFirst  bool               // the profile charges timer_first and no timer was armed yet (netpollGenericInit)
 	quantum     uint64             // cfg.Quantum, or DefaultQuantum
 	sliceSteps  uint64             // cfg.SliceSteps, or DefaultSliceSteps
 	wedgeSteps  uint64             // cfg.WedgeSteps, or DefaultWedgeSteps

@@ -131,6 +131,7 @@ func (m *Machine) netpollopen(what string) *pollDesc {
 	np := &m.np
 	if !np.inited {
 		np.inited = true
+		m.timerFirst = false // the poller is started: no timer starts it (its cost here is not modelled)
 		np.lastpoll = m.now
 		np.nextfd = 3 // 0, 1 and 2 are stdin, stdout and stderr
 	}

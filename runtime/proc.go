@@ -1029,7 +1029,8 @@ func (m *Machine) gopark(gp *G, reason string) {
 	casgstatus(gp, Grunning, Gwaiting)
 	m.dropg(gp)
 	m.emit(EvGoBlock, pp, mp, gp, nil, -1, 0, reason)
-	m.scheduleAfter(mp, m.costOf(CostSwitch))
+	m.scheduleAfter(mp, m.costOf(CostSwitch)+mp.parkWork)
+	mp.parkWork = 0
 }
 
 // ready makes a waiting G runnable on pp, in runnext when next is set, and

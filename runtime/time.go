@@ -16,6 +16,14 @@
 // heap, or all at once by the P's own checkTimers when they are more than a
 // quarter of its heap (timers.check's force clause).
 //
+// A process's first timer starts the network poller: addHeap finds
+// netpollInited 0 and calls netpollGenericInit (epoll_create1, eventfd,
+// epoll_ctl). A profile with timer_first charges that once a run
+// (netpollGenericInit below): to a sleep's M between its G's park and
+// schedule, since resetForSleep arms the timer in gopark's unlockf, and
+// the same for a G that blocks on a timer's channel; to the G itself for
+// AfterFunc and Reset.
+//
 // Invariants:
 //
 //   - every timer on a heap has an actTimer action queued at its deadline,
@@ -119,6 +127,20 @@ func (m *Machine) addtimer(pp *P, t *timer) {
 	// Saturated: a deadline at or near the end of the clock plus the
 	// lateness must not wrap into the past (clockend.go).
 	m.after(addWhen(d, m.timerLate(d)), action{kind: actTimer, pp: pp})
+}
+
+// netpollGenericInit returns what arming the run's first timer costs, and
+// 0 for every later one: addHeap starts the network poller while it is
+// not started (netpollInited is 0), and with it the timer path's first
+// allocations, the profile's timer_first. It is 0 as well for a profile
+// without timer_first (no draw is made) and once a descriptor was opened
+// (netpollopen started the poller). Mirrors addHeap's netpollGenericInit.
+func (m *Machine) netpollGenericInit() int64 {
+	if !m.timerFirst {
+		return 0
+	}
+	m.timerFirst = false
+	return m.costOf(CostTimerFirst)
 }
 
 // timerLate is how late the netpoll wake-up for a timer of duration d is.
@@ -284,6 +306,9 @@ func (g *G) Sleep(d int64) {
 	}
 	*t = timer{when: m.when(m.jitter(d)), gp: g, kind: "sleep", active: true}
 	m.emit(EvGoSleep, pp, g.mp, g, nil, -1, t.when, "")
+	// resetForSleep adds the timer from gopark's unlockf: its M, the G
+	// parked, starts the poller if this is the run's first timer.
+	g.mp.parkWork += m.netpollGenericInit()
 	m.addtimer(pp, t)
 	m.gopark(g, WaitReasonSleep)
 	g.co.yield()

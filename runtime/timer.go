@@ -101,6 +101,7 @@ func (g *G) AfterFunc(d int64, data any, start func() (Func, string, func(*G))) 
 	m := g.m
 	t := &timer{when: m.when(d), kind: "after_func", data: data, active: true}
 	t.f = func(pp *P) { m.goFunc(pp, start) }
+	g.stepCarry += m.netpollGenericInit() * 1000 // the G's own time, with its next steps
 	m.addtimer(g.mp.p, t)
 	return &Timer{t: t}
 }
@@ -157,6 +158,7 @@ func (g *G) ResetTimer(tm *Timer, d, period int64) bool {
 		pending = true
 	}
 	if t.pp == nil && (t.c == nil || t.blocked > 0) {
+		g.stepCarry += m.netpollGenericInit() * 1000
 		m.addtimer(g.mp.p, t)
 	}
 	return pending
@@ -202,6 +204,9 @@ func (m *Machine) blockTimerChan(c *Chan, pp *P) {
 		t.pp.zombies--
 	}
 	if t.pp == nil && t.active {
+		// The G blocking on c parks next: the poller's start, if this
+		// is the run's first timer, is its M's on the way to schedule.
+		pp.m.parkWork += m.netpollGenericInit()
 		m.addtimer(pp, t)
 	}
 }

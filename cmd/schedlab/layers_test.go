@@ -105,6 +105,7 @@ var layers = map[string]int{
 	"bench/faithfulness/startup/dump":      layerCommands,
 	"bench/faithfulness/startup/spawns":    layerCommands,
 	"bench/faithfulness/syscalltimes":      layerCommands,
+	"bench/faithfulness/timertimes":        layerCommands,
 	"bench/faithfulness/spawntimes":        layerCommands,
 	"bench/faithfulness/waketimes":         layerCommands,
 	"bench/faithfulness/samples":           layerCommands,
