@@ -132,5 +132,5 @@ for name in "$@"; do
 			cat "$raw"
 		} >"$out/$name-p$procs$suffix.runs.txt"
 	fi
-	echo "$out/$name-p$procs$suffix.txt: $(head -8 "$out/$name-p$procs$suffix.txt" | tail -2 | tr '\n' ';')" >&2
+	echo "$out/$name-p$procs$suffix.txt: $(grep -v '^#' "$out/$name-p$procs$suffix.txt" | head -2 | tr '\n' ';')" >&2
 done
