@@ -52,6 +52,20 @@ func TestGoGo(t *testing.T) {
 	}
 }
 
+// TestFloorOf: the floor is the largest distance between two sessions,
+// not the first two's.
+func TestFloorOf(t *testing.T) {
+	a := dist(map[string]int{"x": 10})
+	b := dist(map[string]int{"x": 9, "y": 1})
+	c := dist(map[string]int{"x": 5, "y": 5})
+	if got := floorOf([]*Dist{a, b, c}); got != 0.5 {
+		t.Errorf("floorOf(a, b, c) = %v, want 0.5 (a against c)", got)
+	}
+	if got := floorOf([]*Dist{a}); got != 0 {
+		t.Errorf("floorOf(a) = %v, want 0", got)
+	}
+}
+
 // TestGroupsText: the report's footer names every recording pooled, as
 // before for single directories, and which sessions Go~Go compares.
 func TestGroupsText(t *testing.T) {
@@ -62,6 +76,8 @@ func TestGroupsText(t *testing.T) {
 		{[][]string{{"run1"}, {"run2"}}, "run1+run2 pooled"},
 		{[][]string{{"run1", "run2"}, {"q1", "q2"}}, "run1+run2+q1+q2 pooled; Go~Go: run1+run2 against q1+q2"},
 		{[][]string{{"q1", "q2"}}, "q1+q2 pooled"},
+		{[][]string{{"run1", "run2"}, {"q1", "q2"}, {"d3"}}, "run1+run2+q1+q2+d3 pooled; Go~Go: the largest of run1+run2, q1+q2, d3 against each other"},
+		{[][]string{{"a"}, {"b"}, {"c"}}, "a+b+c pooled; Go~Go: the largest of a, b, c against each other"},
 	} {
 		if got := groupsText(c.groups); got != c.want {
 			t.Errorf("groupsText(%q) = %q, want %q", c.groups, got, c.want)

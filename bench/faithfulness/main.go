@@ -23,11 +23,13 @@
 //
 // -recordings names the recordings/ directories pooled as Go's
 // distribution: groups separated by commas, each a directory or several
-// joined with +; Go~Go compares the first two groups. The default,
-// run1+run2,amd-quiet-1+amd-quiet-2, pools two sessions of two recordings
-// each and gives the distance between the sessions as each pair's floor;
-// -recordings run1,run2 is the first session alone, as every report
-// before 2026-12-07 was made.
+// joined with +; Go~Go is the largest distance between two groups. The
+// default, run1+run2,amd-quiet-1+amd-quiet-2,amd-1207, pools three
+// sessions (two of two recordings, one of one) and gives the largest
+// distance between two sessions as each pair's floor;
+// run1+run2,amd-quiet-1+amd-quiet-2 is the two first sessions, as the
+// reports of 2026-12-07 before 06:00 UTC were made, and -recordings
+// run1,run2 the first session alone, as every report before that day.
 // With -gogo A,B it runs no schedlab at all and compares two sets of
 // recordings of real Go with each other, pair by pair (each set a
 // directory or several joined with +): the distance between two machines,
@@ -64,10 +66,14 @@ var recordingRuns = []string{"run1", "run2"}
 // session (2026-12-07, on the AMD EPYC host).
 var sessionRuns = []string{"amd-quiet-1", "amd-quiet-2"}
 
-// defaultRecordings is -recordings' default: both sessions pooled, so
-// that Go's distribution is over the conditions seen so far and each
-// pair's floor, Go~Go, is the distance between the two sessions.
-var defaultRecordings = strings.Join(recordingRuns, "+") + "," + strings.Join(sessionRuns, "+")
+// thirdRuns is the corpus recorded once more, on a fresh host of the same
+// kind (2026-12-07, 05:50 UTC; docs/faithfulness.md, "A third session").
+var thirdRuns = []string{"amd-1207"}
+
+// defaultRecordings is -recordings' default: the three sessions pooled,
+// so that Go's distribution is over the conditions seen so far and each
+// pair's floor, Go~Go, is the largest distance between two sessions.
+var defaultRecordings = strings.Join(recordingRuns, "+") + "," + strings.Join(sessionRuns, "+") + "," + strings.Join(thirdRuns, "+")
 
 func recordingName(name string, procs int) string { return fmt.Sprintf("%s-p%d.txt", name, procs) }
 
@@ -100,7 +106,7 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.costs, "costs", "default", "the costs `profile` of every run and sweep (--costs): default, zero, or a file")
 	fs.IntVar(&cfg.cpus, "cpus", 0, "the machine's `CPUs` in every run and sweep (--cpus; 0: a CPU for every thread, schedlab's default)")
 	fs.Float64Var(&cfg.minFreq, "min", 0.01, "the `frequency` from which an outcome counts for found and unsound")
-	recs := fs.String("recordings", defaultRecordings, "the recordings/ `directories` pooled as Go's distribution: comma-separated groups, each a directory or several joined with + (Go~Go compares the first two groups)")
+	recs := fs.String("recordings", defaultRecordings, "the recordings/ `directories` pooled as Go's distribution: comma-separated groups, each a directory or several joined with + (Go~Go is the largest distance between two groups)")
 	gogo := fs.String("gogo", "", "compare two `sets` of Go's recordings, A,B (each a directory of recordings/ or several joined with +), pair by pair, and run no schedlab")
 	check := fs.Bool("check", false, "exit 1 unless every target is met")
 	fs.Usage = func() {
@@ -219,9 +225,7 @@ func measure(cfg *config, name string, procs int) (row, error) {
 		recs = append(recs, set.pooled)
 		r.Go.merge(set.pooled)
 	}
-	if len(recs) >= 2 {
-		r.GoNoise = TVD(recs[0], recs[1])
-	}
+	r.GoNoise = floorOf(recs)
 	star := filepath.Join(cfg.dir, "corpus", name+".star")
 	p := strconv.Itoa(procs)
 
@@ -377,6 +381,18 @@ func writeReport(w io.Writer, cfg *config, rows []row) bool {
 	return met
 }
 
+// floorOf is a pair's floor, Go~Go: the largest distance between two of
+// its groups of recordings (sessions), 0 with fewer than two.
+func floorOf(groups []*Dist) float64 {
+	var floor float64
+	for i := range groups {
+		for j := i + 1; j < len(groups); j++ {
+			floor = max(floor, TVD(groups[i], groups[j]))
+		}
+	}
+	return floor
+}
+
 // groupsText says what recordings were pooled as Go's distribution and,
 // when a group holds more than one, which groups Go~Go compares.
 func groupsText(groups [][]string) string {
@@ -388,7 +404,10 @@ func groupsText(groups [][]string) string {
 		grouped = grouped || len(g) > 1
 	}
 	text := strings.Join(all, "+") + " pooled"
-	if grouped && len(gs) >= 2 {
+	switch {
+	case len(gs) > 2:
+		text += "; Go~Go: the largest of " + strings.Join(gs, ", ") + " against each other"
+	case grouped && len(gs) == 2:
 		text += "; Go~Go: " + gs[0] + " against " + gs[1]
 	}
 	return text
