@@ -97,8 +97,8 @@ func printCalibrateReport(w io.Writer, rep *calibrate.Report) {
 	}
 	sort.Strings(why)
 	fmt.Fprintf(w, "wake-ups (ready to running on the other P): %.1f%% within 100µs untraced, %.1f%% traced; then the runnext steal %dns (median, traced);\n"+
-		"rounds on a new thread %d; rounds left out: %s\n",
-		100*rep.Within100us, 100*rep.Within100usTraced, rep.StealMedian, rep.NewM, strings.Join(why, ", "))
+		"rounds on a new thread %d; rounds left out: %s; fruitless P runs left out of steal_pass, as they slept in runqgrab: %d\n",
+		100*rep.Within100us, 100*rep.Within100usTraced, rep.StealMedian, rep.NewM, strings.Join(why, ", "), rep.StealNapped)
 	if len(rep.StepKinds) > 0 {
 		var kinds []string
 		for _, k := range rep.StepKinds {

@@ -78,6 +78,7 @@ type Report struct {
 	StepKinds   []StepKind
 	WakeSkipped map[string]int
 	NewM        int     // newm probe rounds whose readied goroutine ran on a new thread
+	StealNapped int     // fruitless P runs left out of steal_pass: they slept in runqgrab (withoutNaps)
 	StealMedian int64   // the median time from the woken P's start to its running the readied G (the runnext steal)
 	Within100us float64 // the share of untraced wake-ups (ready to running on the other P) within 100µs
 	// Within100usTraced is the same share in the traced run, by the
@@ -464,6 +465,7 @@ func (c *calibration) timers() error {
 // (withoutNaps).
 func (c *calibration) stealPass() error {
 	passes := withoutNaps(c.passes, c.napMin)
+	c.rep.StealNapped = len(c.passes) - len(passes)
 	if len(passes) == 0 {
 		c.keep(runtime.CostStealPass, "no P ran without running a goroutine, but for runqgrab's naps")
 		return nil
