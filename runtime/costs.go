@@ -117,6 +117,14 @@
 //	                 after a descriptor was opened (the poller started
 //	                 then). Optional in a profile: one without it charges
 //	                 nothing
+//	init_runtime     runtime.main's start-up (Config.RuntimeMain), as G1's
+//	init_packages    code: the runtime's init tasks after forcegchelper's
+//	init_after       spawn, the package inits before os's (whose
+//	                 SetFinalizer starts runFinalizers), and os's and the
+//	                 rest up to main.main (GODEBUG=inittrace=1 times
+//	                 each). Optional in a profile: one without them
+//	                 charges startup.go's constants, the reference
+//	                 machine's, and draws nothing
 //
 // The zero profile (ZeroCosts, --costs=zero) is the textbook model: only
 // work, syscall, sleep and timers move the clock, and a goroutine's code
@@ -197,6 +205,9 @@ const (
 	CostNotewakeup                       // the waker's side of waking a parked thread (startm's notewakeup)
 	CostStepPsCell                       // a step of arithmetic on a cell (c[0] = c[0] + 1, Go's x = x + 1), in ps
 	CostTimerFirst                       // arming the run's first timer (netpollGenericInit)
+	CostInitRuntime                      // runtime.main's doInit(runtime_inittasks), after forcegchelper's spawn
+	CostInitPackages                     // the package inits before os's createfing
+	CostInitAfter                        // os's init and the inits after it, up to main.main
 	NumCosts                             // the number of costs
 )
 
@@ -208,6 +219,7 @@ var costNames = [NumCosts]string{
 	"syscall_timer_late", "print_first", "step_ps_plain", "step_ps_index",
 	"step_ps_map", "step_ps_append", "step_ps_call", "step_ps_format",
 	"chan_op", "sync_op", "notewakeup", "step_ps_cell", "timer_first",
+	"init_runtime", "init_packages", "init_after",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
@@ -219,6 +231,8 @@ func optionalCost(k CostKind) bool {
 	case CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat, CostStepPsCell:
 		return true
 	case CostChanOp, CostSyncOp, CostNotewakeup, CostTimerFirst:
+		return true
+	case CostInitRuntime, CostInitPackages, CostInitAfter:
 		return true
 	}
 	return false

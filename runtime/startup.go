@@ -27,7 +27,9 @@
 // thread, each parking with the runtime's wait reason, and the time the
 // init work between them takes (runtimeInitWork, packageInitWork), which
 // is code and costs time only when steps do (a zero profile starts in one
-// instant, as before). The runtime's goroutines are system goroutines
+// instant, as before); a profile may give that time for its machine
+// (init_runtime, init_packages, init_after), which differs from host to
+// host several times over. The runtime's goroutines are system goroutines
 // (isSystemGoroutine: their function is in package runtime): they take
 // goids, run queue slots and Ms like any other, so traces show them, but
 // they are not counted as goroutines, not dumped and not leaks, as in Go.
@@ -51,7 +53,8 @@ import (
 // The durations of runtime.main's init work, as G1's code, measured on
 // the reference machine of the default profile (go1.26.8, 2 vCPUs) with
 // GODEBUG=inittrace=1 and a probe reading runtime.runtimeInitTime at
-// main.main (docs/faithfulness.md, "Start-up"): init runtime takes
+// main.main (docs/faithfulness.md, "Start-up"), the durations a profile
+// without init_runtime, init_packages and init_after charges: init runtime takes
 // 14-71µs of clock, the inits before os's about 50µs (internal/godebug's
 // alone 27-55µs), those after it about 20µs; runtime.main's start to
 // main.main takes 157-252µs (p10-p90, median 196µs), gcenable's hand-offs
@@ -86,14 +89,14 @@ func runtimeMain(main Func) Func {
 		g.lockOSThread()
 		// doInit(runtime_inittasks): proc.go's init starts forcegchelper.
 		g.goSystem(sysForceGC, parkSystem("force gc (idle)"))
-		g.initWork(runtimeInitWork)
+		g.initWork(CostInitRuntime, runtimeInitWork)
 		g.gcenable()
 		// defaultGOMAXPROCSUpdateEnable.
 		g.goSystem(sysMaxProcs, parkSystem("GOMAXPROCS updater (idle)"))
 		// The package inits; os's SetFinalizer calls createfing.
-		g.initWork(packageInitWork)
+		g.initWork(CostInitPackages, packageInitWork)
 		g.goSystem(sysFinalizers, parkSystem("finalizer wait"))
-		g.initWork(packageInitAfter)
+		g.initWork(CostInitAfter, packageInitAfter)
 		g.unlockOSThread()
 		// fn := main_main; fn()
 		g.m.mainStarted = true
@@ -172,11 +175,17 @@ type SystemTracker interface {
 	System(g int64)
 }
 
-// initWork is d ns of init code run by G1, when code takes time.
-func (g *G) initWork(d int64) {
-	if g.m.stepCosts {
-		g.spend(d, true)
+// initWork is the init code of cost k run by G1, when code takes time:
+// the profile's k when it has it, else d ns, the reference machine's.
+func (g *G) initWork(k CostKind, d int64) {
+	m := g.m
+	if !m.stepCosts {
+		return
 	}
+	if !m.cfg.Costs.Dists[k].IsZero() {
+		d = m.costOf(k)
+	}
+	g.spend(d, true)
 }
 
 // lockOSThread wires g to its M: the M runs no other G, and while g

@@ -262,3 +262,30 @@ func TestStartupInvariants(t *testing.T) {
 		}
 	}
 }
+
+// The start-up's init work is the profile's init_runtime, init_packages
+// and init_after when it has them, and startup.go's constants when it
+// does not: a profile with the constants starts main.main when one
+// without them does, and 100µs more of init_after starts it 100µs later.
+func TestStartupInitCosts(t *testing.T) {
+	mainAt := func(c *Costs) int64 {
+		var at int64 = -1
+		m := NewMachine(Config{Procs: 1, Costs: c, RuntimeMain: true})
+		defer m.Close()
+		m.OnMain(func(now int64, _, _ int32) { at = now })
+		m.Start(func(g *G) error { return nil })
+		if r := m.Run(); r.Outcome != Exited {
+			t.Fatalf("outcome %v: %v", r.Outcome, r.Err)
+		}
+		return at
+	}
+	base := mainAt(costsOf(CostStep, 1))
+	same := mainAt(costsOf(CostStep, 1, CostInitRuntime, runtimeInitWork, CostInitPackages, packageInitWork, CostInitAfter, packageInitAfter))
+	later := mainAt(costsOf(CostStep, 1, CostInitAfter, packageInitAfter+100_000))
+	if base <= 0 || same != base {
+		t.Errorf("main.main at %dns with the constants in the profile, %dns without, want the same", same, base)
+	}
+	if later != base+100_000 {
+		t.Errorf("main.main at %dns with init_after 100µs longer, want %dns", later, base+100_000)
+	}
+}
