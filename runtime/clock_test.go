@@ -793,8 +793,7 @@ func TestFastPathCost(t *testing.T) {
 			return g.Unlock(mu)
 		}, 10},
 	} {
-		var took int64
-		run(t, Config{Procs: 1, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
+		took := tookWithSteps(t, Config{Procs: 1, Costs: tc.costs}, func(g *G) error {
 			start := g.Now()
 			if err := tc.op(g); err != nil {
 				return err
@@ -802,14 +801,30 @@ func TestFastPathCost(t *testing.T) {
 			if g.Now() != start {
 				return fmt.Errorf("the op itself moved the clock %dns", g.Now()-start)
 			}
-			g.RanSteps(10)
-			took = g.Now() - start
 			return nil
 		})
 		if took != tc.want {
 			t.Errorf("%s, then 10 steps: took %dns, want %d", tc.name, took, tc.want)
 		}
 	}
+}
+
+// tookWithSteps runs op as G1, then 10 steps, and returns the ns from
+// op's start to the steps' end: op's own time and what it left for the
+// G's next steps to pay (G.fastPath, Machine.chargeWaker).
+func tookWithSteps(t *testing.T, cfg Config, op func(g *G) error) int64 {
+	t.Helper()
+	var took int64
+	run(t, cfg, func(g *G, log func(string, ...any)) error {
+		start := g.Now()
+		if err := op(g); err != nil {
+			return err
+		}
+		g.RanSteps(10)
+		took = g.Now() - start
+		return nil
+	})
+	return took
 }
 
 // Waking a parked thread costs the waker notewakeup: a G whose go
@@ -831,16 +846,12 @@ func TestNotewakeupCost(t *testing.T) {
 		{"one P: no M to wake", 1, costs, 1, 10},
 		{"no notewakeup in the profile", 2, costsOf(CostStep, 1), 1, 10},
 	} {
-		var took int64
-		run(t, Config{Procs: tc.procs, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
-			start := g.Now()
+		took := tookWithSteps(t, Config{Procs: tc.procs, Costs: tc.costs}, func(g *G) error {
 			for range tc.spawn {
 				if _, err := g.Go(func(*G) error { return nil }, "child"); err != nil {
 					return err
 				}
 			}
-			g.RanSteps(10)
-			took = g.Now() - start
 			return nil
 		})
 		if took != tc.want {
@@ -860,12 +871,8 @@ func TestNotewakeupFromTimer(t *testing.T) {
 		{costsOf(CostStep, 1, CostNotewakeup, 1000), 2010},
 		{costsOf(CostStep, 1), 1010},
 	} {
-		var took int64
-		run(t, Config{Procs: 2, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
-			start := g.Now()
+		took := tookWithSteps(t, Config{Procs: 2, Costs: tc.costs}, func(g *G) error {
 			g.Sleep(1000)
-			g.RanSteps(10)
-			took = g.Now() - start
 			return nil
 		})
 		if took != tc.want {
