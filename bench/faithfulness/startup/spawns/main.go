@@ -132,17 +132,6 @@ func classify(state string) (string, error) {
 	if on == "" || spin == "" || !ok {
 		return "", fmt.Errorf("not a start-up state (on=, spin= and main's P): %q", state)
 	}
-	queue := "empty"
-	rq := !strings.Contains(mine, "/rq0")
-	next := strings.Contains(mine, "+next=")
-	switch {
-	case rq && next:
-		queue = "ring+next"
-	case next:
-		queue = "next"
-	case rq:
-		queue = "ring"
-	}
 	var others []string
 	for _, id := range ids {
 		if id != on {
@@ -150,8 +139,27 @@ func classify(state string) (string, error) {
 			others = append(others, status)
 		}
 	}
-	sort.Strings(others)
-	return fmt.Sprintf("main's P %s, other P %s, spinning %s", queue, strings.Join(others, ","), spin), nil
+	return stateName(!strings.Contains(mine, "/rq0"), strings.Contains(mine, "+next="), others, spin), nil
+}
+
+// stateName is the class of a start-up state: whether main's P has
+// goroutines in its ring and one in runnext, the other Ps' statuses, and
+// nmspinning. classify and simState name Go's and schedlab's states by it.
+func stateName(ring, next bool, others []string, spin string) string {
+	queue := "empty"
+	switch {
+	case ring && next:
+		queue = "ring+next"
+	case next:
+		queue = "next"
+	case ring:
+		queue = "ring"
+	}
+	if len(others) == 0 {
+		others = []string{"none"}
+	}
+	others = slices.Sorted(slices.Values(others))
+	return fmt.Sprintf("main's P %s, other P %s, spinning %s", queue, strings.Join(others, ","), spin)
 }
 
 // summary reads a recording and prints its report.

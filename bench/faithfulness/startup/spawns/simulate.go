@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/schedlab/schedlab/internal/cli"
@@ -67,24 +67,11 @@ func simulate(script string, n int, flags []string) ([]run, error) {
 // recorded one.
 func simState(s *runtime.Snapshot, mainP int32) string {
 	mine := s.Ps[mainP]
-	queue := "empty"
-	switch {
-	case len(mine.Runq) > 0 && mine.Runnext != 0:
-		queue = "ring+next"
-	case mine.Runnext != 0:
-		queue = "next"
-	case len(mine.Runq) > 0:
-		queue = "ring"
-	}
 	var others []string
 	for i, p := range s.Ps {
 		if int32(i) != mainP {
 			others = append(others, p.Status.String())
 		}
 	}
-	if len(others) == 0 {
-		others = []string{"none"}
-	}
-	sort.Strings(others)
-	return fmt.Sprintf("main's P %s, other P %s, spinning %d", queue, strings.Join(others, ","), s.NMSpinning)
+	return stateName(len(mine.Runq) > 0, mine.Runnext != 0, others, strconv.Itoa(int(s.NMSpinning)))
 }
