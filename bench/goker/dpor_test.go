@@ -119,3 +119,25 @@ func BenchmarkKubernetes11298(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkKubernetes11298Walk times the first ten schedules of
+// kubernetes11298's DPOR walk at bound 1: what a schedule of a spinning
+// kernel costs once the walk reuses its buffers run to run, the figure
+// that decides whether the walk fits the table's 60 s.
+func BenchmarkKubernetes11298Walk(b *testing.B) {
+	sc, err := load(Config{Instances: 2}, "kubernetes11298.star")
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := sc.opts
+	opts.Timeout = 0
+	const schedules = 10
+	cpu := cputime.Process()
+	for b.Loop() {
+		v, err := check.Walk(check.Config{Program: sc.prog, Options: opts, Bound: 1, MaxSchedules: schedules, Reduction: check.DPOR}, nil)
+		if err != nil || v.Schedules != schedules || v.Failure != nil {
+			b.Fatalf("%+v, %v", v, err)
+		}
+	}
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N*schedules), "cpu-ns/schedule")
+}
