@@ -18,15 +18,21 @@ const calibrateHelpText = `Calibrate measures this machine's Go runtime and writ
 how long a spawn, a switch, a Gosched, a thread wake-up, a new thread, a
 syscall's entry and exit, a timer's lateness, a spinning thread's steal
 pass, a mark worker's scan of 1 MiB and the write(2) of a printed line
-take, each as a distribution (21 quantiles, in ns), and what one
-Starlark step stands for in Go. 'schedlab run --costs FILE' charges them.
+take, each as a distribution (21 quantiles, in ns), what one Starlark
+step stands for in Go, and a young program's start-up: the runtime's and
+the packages' init work before main.main and main.main's first four go
+statements. 'schedlab run --costs FILE' charges them.
 
 The probes run inside this process, each twice: under runtime/trace,
 read back with golang.org/x/exp/trace, where the trace's events split each
 probe into the runtime's steps; and untraced, where the probe's own clock
 gives the level the costs are scaled to, since tracing slows down what it
 measures. A step is Go's time per statement over Starlark's steps per
-statement. docs/runtime.md ("Calibration") says how each cost is measured.
+statement. The start-up is measured from outside: calibrate builds a
+small program with the go command and runs it in fresh processes with
+GODEBUG=inittrace=1 (without a go command in $PATH the profile leaves
+the start-up out). docs/runtime.md ("Calibration") says how each cost is
+measured.
 
 Measure on a quiet machine: every other process on its CPUs shows up as
 latency. The profile records the machine, the Go version, this command,
@@ -84,13 +90,18 @@ func calibrateCmd(args []string, stdout, stderr io.Writer) int {
 
 // printCalibrateReport writes the table of how each cost was made.
 func printCalibrateReport(w io.Writer, rep *calibrate.Report) {
-	fmt.Fprintf(w, "\n%-17s %6s %-6s %10s %10s %6s %10s %10s %10s\n", "COST", "N", "FROM", "TRACED", "CLOCK", "LEVEL", "P5", "P50", "P95")
+	fmt.Fprintf(w, "\n%-17s %6s %-9s %10s %10s %6s %10s %10s %10s\n", "COST", "N", "FROM", "TRACED", "CLOCK", "LEVEL", "P5", "P50", "P95")
 	for _, l := range rep.Lines {
 		q := l.Profile.Quantiles
-		fmt.Fprintf(w, "%-17s %6d %-6s %10d %10d %6.2f %10d %10d %10d\n", l.Cost, l.N, l.Method, l.Traced, l.Clock, l.Factor, q[1], q[10], q[19])
+		fmt.Fprintf(w, "%-17s %6d %-9s %10d %10d %6.2f %10d %10d %10d\n", l.Cost, l.N, l.Method, l.Traced, l.Clock, l.Factor, q[1], q[10], q[19])
+	}
+	for i, d := range rep.MalgRank {
+		q := d.Quantiles
+		fmt.Fprintf(w, "%-17s %6d %-9s %10s %10s %6s %10d %10d %10d\n", fmt.Sprintf("malg_rank[%d]", i), d.N, "clock", "", "", "", q[1], q[10], q[19])
 	}
 	fmt.Fprintf(w, "(ns; step_ps and step_ps_* in ps. FROM: clock = the untraced probe's own clock, trace = the trace's events times LEVEL, the untraced/traced ratio\n"+
-		"of the probe's clock medians. TRACED and CLOCK are the medians of the two; a clock reading costs %dns.)\n", rep.ClockCost)
+		"of the probe's clock medians, inittrace = GODEBUG=inittrace=1 of a fresh process of the start-up probe. TRACED and CLOCK are the medians\n"+
+		"of the two; a clock reading costs %dns.)\n", rep.ClockCost)
 	var why []string
 	for k, n := range rep.WakeSkipped {
 		why = append(why, fmt.Sprintf("%s %d", k, n))

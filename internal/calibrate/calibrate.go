@@ -60,7 +60,7 @@ type Options struct {
 type Line struct {
 	Cost    runtime.CostKind
 	N       int
-	Method  string  // "clock": the untraced probe's own clock; "trace": the trace's events, scaled by Factor; "metrics": the runtime's own account (runtime/metrics); "none": not measured, the default profile's kept
+	Method  string  // "clock": the untraced probe's own clock; "trace": the trace's events, scaled by Factor; "metrics": the runtime's own account (runtime/metrics); "inittrace": GODEBUG=inittrace=1 of a fresh process (startup.go); "none": not measured, the default profile's kept
 	Traced  int64   // the median of the cost as the trace shows it, before any scaling
 	Clock   int64   // the median of the untraced probe's clock samples of the cost's class (0 if none)
 	Factor  float64 // the level factor applied to the trace's samples (1 for none)
@@ -84,7 +84,10 @@ type Report struct {
 	// Within100usTraced is the same share in the traced run, by the
 	// probe's clock: how much tracing slows the wake-up.
 	Within100usTraced float64
-	Elapsed           time.Duration
+	// MalgRank is main.main's go statements' times by rank in a fresh
+	// process (startup.go), the profile's malg_rank.
+	MalgRank []runtime.Dist
+	Elapsed  time.Duration
 }
 
 // rounds returns the rounds of probe name for runs.
@@ -140,6 +143,7 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		c.write,
 		c.step,
 		c.fastPaths,
+		c.startup,
 	} {
 		if err := step(); err != nil {
 			return nil, nil, err
@@ -152,7 +156,9 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		fmt.Sprintf("steal_pass: a quarter of a spinning M's findRunnable that found nothing (%d passes), less those as long as runqgrab's shortest usleep(3), which slept in it (runnext_sleep); ", stealTries) +
 		fmt.Sprintf("gc_mark_mib: runtime/metrics' mark CPU (assist, dedicated, fractional, idle) over the cycle's scan work, forced cycles of a %d MiB heap of pointer blocks at GOMAXPROCS 1; ", gcMarkBlock*gcMarkBlocks>>20) +
 		fmt.Sprintf("write: a raw write(2) of a %d-byte line to a pipe, by the probe's clock over %d lines; ", len(writeLine), writeBatch) +
-		fmt.Sprintf("chan_op, sync_op: Go loops of %d operations of each kind alone, by the monotonic clock (fastpath.go)", len(fastPathOps)) + "\n"
+		fmt.Sprintf("chan_op, sync_op: Go loops of %d operations of each kind alone, by the monotonic clock (fastpath.go); ", len(fastPathOps)) +
+		fmt.Sprintf("init_runtime, init_packages, init_after: GODEBUG=inittrace=1 of %d fresh processes of spawn_order built with the go command (startup.go), the runtime's init clock and the sums of the package inits before os's and from it on; ", startupRounds(c.opts.Runs)) +
+		fmt.Sprintf("malg_rank: the same processes' %d go statements by rank, the first from main.main's first statement (startup.go)", startupSpawns) + "\n"
 	c.p.Notes = strings.TrimSpace(c.p.Notes)
 	c.rep.Elapsed = time.Since(c.start)
 	c.progress("done in %.1fs", c.rep.Elapsed.Seconds())

@@ -8,7 +8,8 @@
 //
 // -set gives a cost one value at every quantile (in the cost's unit: ns,
 // or ps for step_ps), so that --perturb=timing never varies it; -copy
-// takes a cost's distribution from FILE, another profile; -dist gives it
+// takes a cost's distribution from FILE, another profile (malg_rank=FILE its
+// list of go statements by rank); -dist gives it
 // as a recording's summary prints it (bench/faithfulness/waketimes).
 package main
 
@@ -31,6 +32,7 @@ type change struct {
 	value int64         // -set
 	from  string        // -copy: the profile to copy the cost from
 	dist  *runtime.Dist // -dist
+	ranks bool          // -copy malg_rank=FILE: the list, not a cost
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -64,7 +66,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		changes = append(changes, change{cost: k, dist: &d})
 		return nil
 	})
-	fs.Func("copy", "take cost `COST=FILE`'s distribution from the profile FILE (repeatable)", func(v string) error {
+	fs.Func("copy", "take cost `COST=FILE`'s distribution from the profile FILE, or with malg_rank=FILE its list of go statements by rank (repeatable)", func(v string) error {
+		if file, ok := strings.CutPrefix(v, "malg_rank="); ok {
+			changes = append(changes, change{from: file, ranks: true})
+			return nil
+		}
 		k, file, err := costArg(v)
 		if err != nil {
 			return err
@@ -86,6 +92,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var said []string
 	for _, ch := range changes {
+		if ch.ranks {
+			other, err := readProfile(ch.from)
+			if err != nil {
+				fmt.Fprintf(stderr, "derive: %v\n", err)
+				return 1
+			}
+			if len(other.MalgRank) == 0 {
+				fmt.Fprintf(stderr, "derive: %s has no malg_rank to copy\n", ch.from)
+				return 1
+			}
+			c.MalgRank = other.MalgRank
+			said = append(said, fmt.Sprintf("malg_rank (%d go statements) copied from %s", len(other.MalgRank), ch.from))
+			continue
+		}
 		d := c.Dist(ch.cost)
 		if ch.dist != nil {
 			*d = *ch.dist

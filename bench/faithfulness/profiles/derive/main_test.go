@@ -20,12 +20,13 @@ func TestDerive(t *testing.T) {
 	def := runtime.DefaultCosts()
 	other := *def
 	*other.Dist(runtime.CostWakeup) = runtime.Const(7777)
+	other.MalgRank = []runtime.Dist{runtime.Const(11), runtime.Const(22)}
 	otherFile := filepath.Join(dir, "other.json")
 	if err := os.WriteFile(otherFile, other.JSON(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	code := run([]string{"-base", defaultProfile, "-name", "plain", "-set", "step_ps=25", "-copy", "wakeup=" + otherFile, "-dist", "notewakeup=40:" + strings.Repeat("3,", 20) + "9", "-notes", "why."}, &out, &errb)
+	code := run([]string{"-base", defaultProfile, "-name", "plain", "-set", "step_ps=25", "-copy", "wakeup=" + otherFile, "-copy", "malg_rank=" + otherFile, "-dist", "notewakeup=40:" + strings.Repeat("3,", 20) + "9", "-notes", "why."}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -47,6 +48,9 @@ func TestDerive(t *testing.T) {
 		if *got.Dist(k) != want {
 			t.Errorf("%v: %v, want %v", k, *got.Dist(k), want)
 		}
+	}
+	if len(got.MalgRank) != 2 || got.MalgRank[0] != runtime.Const(11) || got.MalgRank[1] != runtime.Const(22) {
+		t.Errorf("malg_rank %v, want the other profile's", got.MalgRank)
 	}
 	if got.Name != "plain" || !strings.Contains(got.Command, "-set step_ps=25") || !strings.Contains(got.Notes, "step_ps set to 25 at every quantile") || !strings.Contains(got.Notes, "why.") {
 		t.Errorf("name %q, command %q, notes %q: want the new name, the command and what changed", got.Name, got.Command, got.Notes)
