@@ -349,7 +349,7 @@ func (c *trackingChooser) Choose(kind runtime.ChoiceKind, g int64, n int) int {
 	a := c.chooser.Choose(kind, g, n)
 	c.chooser.points[len(c.chooser.points)-1].Alt = c.tracker.nextAlt
 	c.tracker.chose()
-	c.tracker.st.chose()
+	c.tracker.st.chose(kind, a)
 	if a == 1 && kind != runtime.ChoiceSelect {
 		// The switch changes Go's run queues (sleep.go).
 		c.tracker.sleepTouch(runqKey{}, runtime.AccessWrite)

@@ -54,6 +54,7 @@ package check
 // running goroutine's, answered 0), so a bound allows as much below it.
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/schedlab/schedlab/lang"
@@ -65,8 +66,36 @@ import (
 // which TestStutterNeedsTheLocals catches.
 var ignoreLocals = false
 
+// noCycles, in a test, keys every preempt point in full, never from the
+// cycle (stretch.predict): the walk must be the same either way.
+var noCycles = false
+
+// checkCycles, in a test, keys in full also the points that the cycle
+// keys; cycleChecked counts them, and cycleMismatch says where the two
+// first differed.
+var (
+	checkCycles   = false
+	cycleChecked  = 0
+	cycleMismatch = ""
+)
+
 // A stretch is the stutter state of a tracker: the keys of the preempt
 // points of the stretch in progress.
+//
+// Keying a point costs more than the loop's turn it stands for: it writes
+// out the goroutine's frames and locals and looks them up. A loop's turns
+// need not be keyed one by one, though. Once point i of a stretch has the
+// key of an earlier point j, the state at i is the state at j but for the
+// clock, so from i on the goroutine does again what it did from j, step
+// for step, and point i+k has the state of point j + k mod (i-j): the same
+// representative, without a key (predict). That holds while what the key
+// compares and the run does not decide by itself is as it was at j: the
+// timers (how many, how many due), which the clock moves, and the answers
+// to the choice points, which the schedule may give otherwise; and while
+// the points come as they came from j, of the same kinds (a sysmon tick
+// due at a safe point adds an interleave point). The stretch checks those
+// at each point and keys in full again where one differs. TestCycles
+// keys every point both ways on kubernetes11298.
 type stretch struct {
 	on      bool
 	g       int64          // the goroutine of the stretch
@@ -76,17 +105,61 @@ type stretch struct {
 	buf     []byte
 	next    int     // the representative of the point about to be asked, -1 if none
 	reps    []int32 // by choice point: the earlier point of its state in its stretch, -1 if none
+
+	asked  int       // choice points asked so far in the run
+	base   int       // the choice point pts[0] is: the stretch's first
+	pts    []stPoint // the stretch's points, from base
+	keyed  bool      // the point about to be asked is a preempt point
+	canon  int32     // its first point of its state (itself if first), -1 if it has no key
+	cyc    bool      // the stretch repeats from a point on (predict)
+	from   int       // the earlier point of the repeated state
+	at     int       // the later one, where the stretch came back to it
+	timers []byte    // the timers' key at the later one
+	tbuf   []byte
+}
+
+// An stPoint is what a stretch keeps of one of its points to repeat it.
+type stPoint struct {
+	canon  int32 // the first point of its state, itself if first; -1 if it has no key
+	kind   runtime.ChoiceKind
+	keyed  bool // a preempt point, keyed
+	answer int32
 }
 
 // breakStretch ends the stretch in progress: what follows is compared
 // with nothing before it.
 func (s *stretch) breakStretch() {
-	if !s.on || len(s.seen) == 0 && len(s.written) == 0 {
+	if !s.on {
+		return
+	}
+	s.base, s.pts, s.cyc = s.asked, s.pts[:0], false
+	if len(s.seen) == 0 && len(s.written) == 0 {
 		return
 	}
 	s.written = s.written[:0]
 	clear(s.wrote)
 	clear(s.seen)
+}
+
+// repeats returns the earlier point of the stretch that point i repeats,
+// in the cycle from s.from to s.at.
+func (s *stretch) repeats(i int) int {
+	return s.from + (i-s.at)%(s.at-s.from)
+}
+
+// predict returns the representative of preempt point i from the cycle,
+// and whether the cycle still holds there: the earlier point is a preempt
+// point and the timers are as they were.
+func (s *stretch) predict(gp *runtime.G, i int) (int32, bool) {
+	p := s.pts[s.repeats(i)-s.base]
+	if !p.keyed {
+		return 0, false
+	}
+	s.tbuf = gp.Machine().AppendTimersKey(s.tbuf[:0])
+	if string(s.tbuf) != string(s.timers) {
+		return 0, false
+	}
+	return p.canon, true
 }
 
 // running notes that g runs from now on: another goroutine than the
@@ -134,12 +207,34 @@ func (s *stretch) touched(g int64, obj any, a runtime.Access) {
 }
 
 // key sets the representative of the preempt point about to be asked,
-// index i, of goroutine gp.
+// index i, of goroutine gp: from the cycle, if the stretch is in one,
+// else from its key.
 func (s *stretch) key(gp *runtime.G, i int) {
 	s.next = -1
 	if !s.on {
 		return
 	}
+	s.keyed, s.canon = true, -1
+	if s.cyc && !noCycles {
+		if c, ok := s.predict(gp, i); ok {
+			s.canon = c
+			if c >= 0 && int(c) < i {
+				s.next = int(c)
+			}
+			if checkCycles {
+				s.checkCycle(gp, i)
+				cycleChecked++
+			}
+			return
+		}
+	}
+	s.cyc = false
+	s.fullKey(gp, i)
+}
+
+// fullKey keys preempt point i in full, and starts a cycle where it
+// repeats an earlier point's key.
+func (s *stretch) fullKey(gp *runtime.G, i int) {
 	b := s.buf[:0]
 	var ok bool
 	if ignoreLocals {
@@ -151,7 +246,9 @@ func (s *stretch) key(gp *runtime.G, i int) {
 		s.buf = b
 		return
 	}
+	t := len(b)
 	b = gp.Machine().AppendTimersKey(b)
+	timers := b[t:]
 	b = strconv.AppendInt(b, int64(len(s.written)), 10)
 	for _, obj := range s.written {
 		if b, ok = runtime.AppendStateKey(b, obj); !ok {
@@ -161,18 +258,48 @@ func (s *stretch) key(gp *runtime.G, i int) {
 	}
 	s.buf = b
 	if j, found := s.seen[string(b)]; found {
-		s.next = j
+		s.next, s.canon = j, int32(j)
+		s.cyc, s.from, s.at = true, j, i
+		s.timers = append(s.timers[:0], timers...)
 		return
 	}
 	s.seen[string(b)] = i
+	s.canon = int32(i)
 }
 
-// chose records the representative of the point just asked.
-func (s *stretch) chose() {
-	if s.on {
-		s.reps = push(s.reps, int32(s.next))
-		s.next = -1
+// checkCycle keys preempt point i in full, as it was just keyed from the
+// cycle, and records in cycleMismatch where the two first differ
+// (checkCycles).
+func (s *stretch) checkCycle(gp *runtime.G, i int) {
+	next, canon := s.next, s.canon
+	from, at, timers := s.from, s.at, append([]byte(nil), s.timers...)
+	s.fullKey(gp, i)
+	if (s.next != next || s.canon != canon) && cycleMismatch == "" {
+		cycleMismatch = (fmt.Sprintf("stutter: point %d of G%d from the cycle %d-%d: representative %d (%d), in full %d (%d)", i, s.g, from, at, next, canon, s.next, s.canon))
 	}
+	s.cyc, s.from, s.at, s.timers = true, from, at, timers
+}
+
+// chose records the representative of the point just asked, of kind k,
+// answered a, and ends the cycle where the point is not as the one it
+// repeats.
+func (s *stretch) chose(k runtime.ChoiceKind, a int) {
+	if !s.on {
+		return
+	}
+	s.reps = push(s.reps, int32(s.next))
+	p := stPoint{canon: s.canon, kind: k, keyed: s.keyed, answer: int32(a)}
+	if !p.keyed {
+		p.canon = -1
+	}
+	if s.cyc {
+		if q := s.pts[s.repeats(s.asked)-s.base]; q.kind != p.kind || q.keyed != p.keyed || q.answer != p.answer {
+			s.cyc = false
+		}
+	}
+	s.pts = push(s.pts, p)
+	s.asked++
+	s.next, s.keyed, s.canon = -1, false, -1
 }
 
 // moveMarks moves each mark of a point to the first point of its state.

@@ -2,8 +2,15 @@ package check
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/schedlab/schedlab/internal/cli"
+	"github.com/schedlab/schedlab/lang"
+	"github.com/schedlab/schedlab/runtime"
 )
 
 // stutterPrograms poll a channel in a loop that never blocks, as
@@ -110,4 +117,98 @@ func TestStutterNeedsTheLocals(t *testing.T) {
 		t.Fatal("the comparison finds nothing wrong with the locals left out")
 	}
 	t.Logf("with the locals left out:\n%v", diffs)
+}
+
+// cycleWalks walks the stutter programs at one and two Ps, and
+// kubernetes11298's first schedules at the default profile with one
+// instance (its Notify loop's half a million turns a run), with DPOR, and
+// returns each walk's schedules, one line each.
+func cycleWalks(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	record := func(name string, cfg Config) {
+		v, err := Walk(cfg, func(r *Run) bool {
+			out = append(out, fmt.Sprintf("%s: %s after %d points, %v", name, r.Result.Outcome, len(r.Points), r.Schedule()))
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%s: %d schedules, complete %v", name, v.Schedules, v.Complete))
+	}
+	for _, name := range []string{"counter", "spin", "choice"} {
+		src := stutterPrograms[name]
+		if name == "choice" {
+			src = choiceLoop
+		}
+		prog := compile(t, src)
+		for _, procs := range []int{1, 2} {
+			record(fmt.Sprintf("%s procs %d", name, procs), Config{Program: prog, Options: lang.Options{Procs: procs, Costs: runtime.ZeroCosts()}, Bound: 1, Reduction: DPOR})
+		}
+	}
+	const kernel = "../../bench/goker/kubernetes11298.star"
+	src, err := os.ReadFile(kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, err := lang.Compile(kernel, src, lang.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := cli.ScriptSettings(kernel, src, []string{"--param=instances=2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.MaxMemory = 0 // the walks share this process
+	opts := set.Options(nil, nil)
+	opts.Timeout = 0 // a loaded machine must not cut a run short
+	record("kubernetes11298", Config{Program: prog, Options: opts, Bound: 1, MaxSchedules: 3, Reduction: DPOR})
+	return out
+}
+
+// choiceLoop's turns come back to one state, with a select between two
+// closed channels at each: the walk's schedules answer 1 at one turn after
+// the other, and the turn that takes c2 leaves another state. A goroutine
+// waits in the run queue all along, so that each turn has preempt points.
+const choiceLoop = `c1, c2 = chan(), chan()
+c1.close()
+c2.close()
+def spin():
+    took = False
+    while True:
+        k, _, _ = select(c1.on_recv(), c2.on_recv())
+        if k == 1:
+            took = True
+        work("1ms")
+spawn(lambda: None)
+spawn(spin)
+sleep("6500us")
+`
+
+// TestCycles: keying a loop's points from its cycle (stretch.predict)
+// gives every point the representative that keying it in full gives
+// (checkCycles panics where they differ), and the walks are the same
+// schedule for schedule as with every point keyed in full.
+func TestCycles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kubernetes11298's runs take seconds")
+	}
+	checkCycles, cycleChecked, cycleMismatch = true, 0, ""
+	checked := cycleWalks(t)
+	checkCycles = false
+	if cycleMismatch != "" {
+		t.Error(cycleMismatch)
+	}
+	// Three runs of 1.7 million points, nearly all of them the loop's
+	// turns, four preempt points each.
+	if cycleChecked < 3_000_000 {
+		t.Errorf("%d points keyed from a cycle, want most of kubernetes11298's", cycleChecked)
+	}
+	noCycles = true
+	full := cycleWalks(t)
+	noCycles = false
+	if diff := cmp.Diff(full, checked); diff != "" {
+		t.Errorf("walks keyed from the cycle (+) against keyed in full (-):\n%s", diff)
+	}
+	t.Logf("%d points keyed from a cycle; %s", cycleChecked, full[len(full)-1])
 }
