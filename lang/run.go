@@ -118,6 +118,8 @@ type run struct {
 	cleanSeen  []cleanSeen      // cleanAt's last answer by frame
 	steps      uint64           // steps of all goroutines, as of the last account
 	calls      map[callName]any // with a Tracker, each builtin's Call as Touch takes it (callKey)
+	recent     [8]recentCall    // the calls callKey answered last, looked at before calls
+	recentNext int              // the entry of recent to replace next
 
 	stopped   atomic.Pointer[runtime.LimitError] // the host limit (wall clock, memory) that stopped the run
 	call      atomic.Int32                       // where the run's goroutine is, for an overrun: callNone, callParked, callDumping (overrun.go)
@@ -801,13 +803,27 @@ type callName struct {
 	method     bool
 }
 
+// A recentCall is a call callKey answered.
+type recentCall struct {
+	k callName
+	c any
+}
+
 // callKey returns callOf(b) as the any that Machine.Touch takes, made once
 // a run: with a Tracker every builtin call touches its Call, and making
-// it anew allocates twice (the name, the interface).
+// it anew allocates twice (the name, the interface). A loop calls a few
+// builtins over and over, whose names are the same strings each time, so
+// the last eight are compared first: two equal strings at one address
+// compare without reading them, where the map hashes them both.
 func (r *run) callKey(b *starlark.Builtin) any {
 	k := callName{name: b.Name()}
 	if recv := b.Receiver(); recv != nil {
 		k.recv, k.method = recv.Type(), true
+	}
+	for i := range r.recent {
+		if e := &r.recent[i]; e.c != nil && e.k == k {
+			return e.c
+		}
 	}
 	c, ok := r.calls[k]
 	if !ok {
@@ -817,5 +833,7 @@ func (r *run) callKey(b *starlark.Builtin) any {
 		}
 		r.calls[k] = c
 	}
+	r.recent[r.recentNext] = recentCall{k, c}
+	r.recentNext = (r.recentNext + 1) % len(r.recent)
 	return c
 }

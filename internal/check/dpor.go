@@ -46,6 +46,7 @@ package check
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/schedlab/schedlab/lang"
 	"github.com/schedlab/schedlab/runtime"
@@ -153,6 +154,7 @@ type access struct {
 type object struct {
 	write access
 	reads []access
+	id    int32 // its number for the sleep sets (tracker.ids) plus one, 0 until numbered
 }
 
 // A race is two dependent transitions of two goroutines in a run, not
@@ -218,7 +220,8 @@ type tracker struct {
 	wokeAt   []int         // by sleeper: the choice points asked when it woke, -1 if it has not
 	blocked  int           // the choice points asked when a sleeper ran asleep; -1 if none did
 
-	st stretch // the stutter keys (stutter.go), kept only when st.on
+	st    stretch   // the stutter keys (stutter.go), kept only when st.on
+	calls callCache // what the walk knows of the calls met last
 }
 
 func newTracker(heap bool) *tracker {
@@ -274,10 +277,13 @@ func (t *tracker) Running(g int64) {
 func (t *tracker) begin() {
 	var s *slot
 	if t.g != 0 {
-		i, ok := t.byG[t.g]
-		if !ok {
-			i = t.newSlot(t.g)
-			t.byG[t.g] = i
+		i := t.lastSlot // a goroutine goes on in a new transition at each choice point
+		if i < 0 || t.slots[i].g != t.g {
+			var ok bool
+			if i, ok = t.byG[t.g]; !ok {
+				i = t.newSlot(t.g)
+				t.byG[t.g] = i
+			}
 		}
 		t.cur = i
 		s = t.slots[i]
@@ -425,23 +431,15 @@ func (t *tracker) Preempting(gp *runtime.G) { t.st.key(gp, t.asked) }
 
 // Touch records an access of the transition in progress.
 func (t *tracker) Touch(obj any, a runtime.Access) {
+	if k, ok := obj.(lang.Call); ok {
+		t.touchCall(t.calls.info(k))
+		return
+	}
 	t.st.touched(t.g, obj, a)
 	if t.cur < 0 {
 		t.begin()
 	}
 	switch k := obj.(type) {
-	case lang.Call:
-		extra, ok := preciseCalls[k]
-		switch {
-		case !ok:
-			t.touch(globalKey{}, runtime.AccessWrite)
-		case extra != nil:
-			t.touch(extra, runtime.AccessWrite)
-		}
-		if k == "rand" || len(k) > 5 && k[:5] == "rand." {
-			t.touch(randKey{}, runtime.AccessWrite)
-		}
-		return
 	case runtime.GKey:
 		t.touchG(int64(k), a)
 		return
@@ -451,6 +449,62 @@ func (t *tracker) Touch(obj any, a runtime.Access) {
 		}
 	}
 	t.touch(obj, a)
+}
+
+// touchCall records a builtin call of the transition in progress: what
+// it touches besides the objects the engine names.
+func (t *tracker) touchCall(c callInfo) {
+	t.st.touchedCall(t.g, c)
+	if t.cur < 0 {
+		t.begin()
+	}
+	switch {
+	case !c.precise:
+		t.touch(globalKey{}, runtime.AccessWrite)
+	case c.extra != nil:
+		t.touch(c.extra, runtime.AccessWrite)
+	}
+	if c.rand {
+		t.touch(randKey{}, runtime.AccessWrite)
+	}
+}
+
+// A callInfo is what the walk knows of a builtin call.
+type callInfo struct {
+	extra   any  // what it touches besides (preciseCalls)
+	precise bool // it is one of preciseCalls: if not, it touches everything
+	rand    bool // it draws from the PRNG
+}
+
+// infoOf returns what the walk knows of call k.
+func infoOf(k lang.Call) callInfo {
+	extra, ok := preciseCalls[k]
+	return callInfo{extra: extra, precise: ok, rand: k == "rand" || strings.HasPrefix(string(k), "rand.")}
+}
+
+// A callCache answers infoOf for the calls met last: a loop calls a few
+// builtins over and over, by the same Call each time (lang makes a
+// builtin's once a run), and two equal strings at one address compare
+// without reading them, where the map hashes them.
+type callCache struct {
+	keys  [8]lang.Call
+	infos [8]callInfo
+	n     int // entries filled
+	next  int // the entry to replace next
+}
+
+// info returns infoOf(k).
+func (c *callCache) info(k lang.Call) callInfo {
+	for i := range c.n {
+		if c.keys[i] == k {
+			return c.infos[i]
+		}
+	}
+	ci := infoOf(k)
+	c.keys[c.next], c.infos[c.next] = k, ci
+	c.next = (c.next + 1) % len(c.keys)
+	c.n = min(c.n+1, len(c.keys))
+	return ci
 }
 
 // touchG records what the transition does to goroutine g.
@@ -478,8 +532,16 @@ func (t *tracker) touchG(g int64, a runtime.Access) {
 // touch records a read or a write of obj, finds the races it makes with
 // earlier accesses, and orders the transition after them.
 func (t *tracker) touch(obj any, a runtime.Access) {
-	t.sleepTouch(obj, a)
-	t.access(t.object(obj), a)
+	o := t.object(obj)
+	if t.sleeping && !(ignoreRunQueues && obj == (runqKey{})) {
+		// sleepTouch, with the number kept on the object: one map
+		// look-up, not two.
+		if o.id == 0 {
+			o.id = t.id(obj) + 1
+		}
+		t.sleepTouchID(o.id-1, a == runtime.AccessWrite)
+	}
+	t.access(o, a)
 }
 
 // readGlobals is touch(globalKey{}, runtime.AccessRead), which every

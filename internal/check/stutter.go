@@ -186,10 +186,7 @@ func (s *stretch) touched(g int64, obj any, a runtime.Access) {
 	}
 	switch k := obj.(type) {
 	case lang.Call:
-		extra, ok := preciseCalls[k]
-		if !ok || extra != nil || k == "rand" || len(k) > 5 && k[:5] == "rand." {
-			s.breakStretch()
-		}
+		s.touchedCall(g, infoOf(k))
 		return
 	case *runtime.Chan, *runtime.Mutex, *runtime.WaitGroup, *runtime.RWMutex, *runtime.Cond, *runtime.Weighted:
 		if a == runtime.AccessRead {
@@ -204,6 +201,18 @@ func (s *stretch) touched(g int64, obj any, a runtime.Access) {
 		}
 	}
 	s.breakStretch()
+}
+
+// touchedCall notes a builtin call of the transition in progress: one
+// that touches anything beyond the objects the engine names, or draws
+// from the PRNG, ends the stretch.
+func (s *stretch) touchedCall(g int64, c callInfo) {
+	if !s.on {
+		return
+	}
+	if g == 0 || !c.precise || c.extra != nil || c.rand {
+		s.breakStretch()
+	}
 }
 
 // key sets the representative of the preempt point about to be asked,
