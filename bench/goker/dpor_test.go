@@ -124,14 +124,21 @@ func BenchmarkKubernetes11298(b *testing.B) {
 // kubernetes11298's DPOR walk at bound 1: what a schedule of a spinning
 // kernel costs once the walk reuses its buffers run to run, the figure
 // that decides whether the walk fits the table's 60 s.
-func BenchmarkKubernetes11298Walk(b *testing.B) {
-	sc, err := load(Config{Instances: 2}, "kubernetes11298.star")
+func BenchmarkKubernetes11298Walk(b *testing.B) { benchWalk(b, "kubernetes11298.star", 10) }
+
+// BenchmarkKubernetes13135Walk is the same for kubernetes13135, whose
+// util loop spins too: its first five schedules.
+func BenchmarkKubernetes13135Walk(b *testing.B) { benchWalk(b, "kubernetes13135.star", 5) }
+
+// benchWalk times the first schedules of kernel's DPOR walk at bound 1,
+// which must not fail, and reports the CPU a schedule.
+func benchWalk(b *testing.B, kernel string, schedules int) {
+	sc, err := load(Config{Instances: 2}, kernel)
 	if err != nil {
 		b.Fatal(err)
 	}
 	opts := sc.opts
 	opts.Timeout = 0
-	const schedules = 10
 	cpu := cputime.Process()
 	for b.Loop() {
 		v, err := check.Walk(check.Config{Program: sc.prog, Options: opts, Bound: 1, MaxSchedules: schedules, Reduction: check.DPOR}, nil)
