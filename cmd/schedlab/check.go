@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/schedlab/schedlab/internal/check"
 	"github.com/schedlab/schedlab/internal/cli"
 	"github.com/schedlab/schedlab/internal/explore"
+	"github.com/schedlab/schedlab/internal/play"
 	"github.com/schedlab/schedlab/internal/schedfile"
 	"github.com/schedlab/schedlab/lang"
 )
@@ -40,7 +42,9 @@ prints. Each run is 'schedlab run' with the run flags given here.
 When a schedule fails, check prints how, the run's stderr, and the
 command that replays it: 'schedlab run --choices LIST', or, with --out
 FILE, 'schedlab run --schedule FILE', a file that names the script and
-the settings it fits. It stops there unless --keep-going is given. When
+the settings it fits; and 'schedlab play --step N --link ...', which
+prints a playground link that replays it and opens at its last event,
+where it failed (schedlab repl --choices LIST replays it in the REPL). It stops there unless --keep-going is given. When
 none fails it prints 'no failure in N schedules (complete up to bound
 K)', or says the walk is incomplete when --max-schedules or SIGINT ended
 it first. Then it lists the outcomes seen, with how many schedules gave
@@ -178,9 +182,12 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "schedlab check: %v\n", err)
 		return 3
 	}
-	replay := ""
+	var replay []check.Replay
 	if f := v.Failure; f != nil {
-		replay = replayCommand(script, s, runArgs, f.Schedule(), *out)
+		replay = append(replay, check.Replay{How: "replay", Command: replayCommand(script, s, runArgs, f.Schedule(), *out)})
+		if c := playCommand(script, src, runArgs, f.Schedule()); c != "" {
+			replay = append(replay, check.Replay{How: "playground", Command: c})
+		}
 		if *out != "" {
 			if err := writeSchedule(*out, f.File(script, src, s.ScheduleSettings())); err != nil {
 				fmt.Fprintf(stderr, "schedlab check: %v\n", err)
@@ -277,6 +284,34 @@ func replayCommand(script string, s *cli.Settings, runArgs []string, choices che
 		words = append(words, explore.ShellQuote(a))
 	}
 	return strings.Join(append(words, explore.ShellQuote(script)), " ")
+}
+
+// playCommand is the command that prints the share link of a failing
+// schedule (schedlab play --link): a playground page that replays it and
+// opens at its last scheduling event, the state the failure was found in
+// (a step more ends the run with its diagnosis). The link carries the
+// choices inline, without the zeros after the last that is not one (the
+// replay answers 0 after its list). It is "" when the page cannot take
+// the run's flags.
+func playCommand(script string, src []byte, runArgs []string, choices check.Schedule) string {
+	n := len(choices)
+	for n > 1 && choices[n-1] == 0 {
+		n--
+	}
+	list := schedfile.FormatChoices(choices[:n], ",")
+	args := append([]string{"--choices=" + list}, runArgs...)
+	st, err := play.NewStepper(script, src, args)
+	if err != nil {
+		return ""
+	}
+	st = st.Goto(math.MaxInt)
+	step := st.Events()
+	st.Close()
+	words := []string{"schedlab", "play", "--step", strconv.Itoa(step), "--link", explore.ShellQuote(script), "--choices", explore.ShellQuote(list)}
+	for _, a := range runArgs {
+		words = append(words, explore.ShellQuote(a))
+	}
+	return strings.Join(words, " ")
 }
 
 // writeSchedule writes f to the file path.

@@ -10,13 +10,19 @@ import (
 // not stop early.
 type Budget string
 
+// A Replay is a command that replays the failing schedule, and how it
+// does: "replay" (schedlab run), "playground" (a share link).
+type Replay struct {
+	How, Command string
+}
+
 // WriteText writes the verdict as `schedlab check` prints it: the failure
-// with its run's stderr and the command that replays it, or that there was
-// none, in how many schedules and how complete the walk was; then the
+// with its run's stderr and the commands that replay it, or that there
+// was none, in how many schedules and how complete the walk was; then the
 // outcomes seen. bound is the walk's bound (below 0: none); stopped is
-// why it stopped early, if it did; replay is the command that replays the
-// failing schedule.
-func (v *Verdict) WriteText(w io.Writer, bound int, stopped Budget, replay string) error {
+// why it stopped early, if it did; replay are the commands that replay
+// the failing schedule, a line each.
+func (v *Verdict) WriteText(w io.Writer, bound int, stopped Budget, replay []Replay) error {
 	var b strings.Builder
 	upTo := "exhaustive"
 	if bound >= 0 {
@@ -29,7 +35,9 @@ func (v *Verdict) WriteText(w io.Writer, bound int, stopped Budget, replay strin
 				fmt.Fprintf(&b, "    %s\n", line)
 			}
 		}
-		fmt.Fprintf(&b, "replay: %s\n", replay)
+		for _, r := range replay {
+			fmt.Fprintf(&b, "%s: %s\n", r.How, r.Command)
+		}
 	}
 	switch {
 	case v.Failure == nil && stopped == "":
