@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,7 +20,7 @@ import (
 	"github.com/schedlab/schedlab/lang"
 )
 
-const checkSynopsis = "schedlab check [--bound K] [--reduction none|dpor] [--max-schedules N] [--keep-going] [--out FILE] [run flags] script.star"
+const checkSynopsis = "schedlab check [--bound K] [--reduction none|dpor] [--jobs N] [--max-schedules N] [--keep-going] [--out FILE] [run flags] script.star"
 
 const checkHelpText = `Check runs a script once for every schedule, up to a bound on
 preemptions, and reports the first that fails: a deadlock, a leaked
@@ -49,6 +50,12 @@ none fails it prints 'no failure in N schedules (complete up to bound
 K)', or says the walk is incomplete when --max-schedules or SIGINT ended
 it first. Then it lists the outcomes seen, with how many schedules gave
 each and a hash of their output.
+
+--jobs N runs N schedules of the naive walk at once (0: one per CPU; 1,
+the default, one after another): a walk in progress gives the subtrees
+it has not reached to a worker that has nothing to do, and the runs are
+read back in the walk's own order, so the verdict, the schedule numbers
+and the first failure are those of one worker.
 
 --reduction dpor leaves out schedules that differ from one it runs only
 in the order of independent steps (dynamic partial-order reduction): two
@@ -96,6 +103,7 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	reduction := reductionFlag(check.NoReduction)
 	fs.Var(&reduction, "reduction", "`R`: none walks every schedule; dpor leaves out those that only reorder independent steps (partial-order reduction)")
 	naive := fs.Int("naive", defaultNaive, "with --reduction dpor, also run the naive walk, at most `N` schedules, and print its count (0: not)")
+	jobs := fs.Int("jobs", 1, "do `N` runs of the naive walk at once, each in an engine of its own (0: one per CPU); the verdict is the same for any N, and a walk with --reduction dpor does one at a time")
 	cli.NewSettings().RegisterFlags(fs, checkRunFlags...)
 	var runArgs []string
 	passParams(fs, func(v string) { runArgs = append(runArgs, "--param="+v) })
@@ -106,6 +114,9 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	}
 	if err == nil && *naive < 0 {
 		err = fmt.Errorf("--naive %d: want 0 (no naive walk) or more", *naive)
+	}
+	if err == nil && (*jobs < 0 || *jobs > maxJobs) {
+		err = fmt.Errorf("--jobs %d: out of range, want 0 (one per CPU) to %d", *jobs, maxJobs)
 	}
 	if err == nil && *maxSchedules < 0 {
 		err = fmt.Errorf("--max-schedules %d: want 0 (no limit) or more", *maxSchedules)
@@ -168,15 +179,17 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 		cfg.Stop = cancel
 	}
 	progress, finish := progressBar(stderr, *maxSchedules, "check")
+	cfg.Progress = progress
+	cfg.Jobs = *jobs
+	if cfg.Jobs == 0 {
+		cfg.Jobs = goruntime.NumCPU()
+	}
 	header := boundText(int(bound))
 	if cfg.Reduction == check.DPOR {
 		header += ", reduction dpor"
 	}
 	fmt.Fprintf(stdout, "check %s: %s, %s\n", script, s.ScheduleSettings(), header)
-	v, err := check.Walk(cfg, func(*check.Run) bool { return true })
-	if progress != nil {
-		progress(v.Schedules)
-	}
+	v, err := check.Walk(cfg, nil)
 	finish()
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab check: %v\n", err)

@@ -72,6 +72,13 @@ type Config struct {
 	// Reduction is the schedules the walk may leave out: none, or those
 	// that DPOR shows equivalent to one it runs (dpor.go).
 	Reduction Reduction
+	// Jobs is how many runs the naive walk does at once, on as many
+	// goroutines; below 2, one. The verdict is the same for any number
+	// (parallel.go). A walk with DPOR does one at a time.
+	Jobs int
+	// Progress, if not nil, is called after each run the verdict counts,
+	// with the count: in the walk's order, on Walk's goroutine.
+	Progress func(schedules int)
 
 	// wrap, in tests, wraps each run's chooser (with a tracker even
 	// without DPOR) and returns a function to call after the run.
@@ -154,6 +161,9 @@ var ErrNondeterministic = errors.New("nondeterministic run")
 // for the next run's, so a visit that keeps them keeps a copy. (The
 // points of the verdict's Failure are not reused.)
 func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
+	if cfg.Jobs > 1 && cfg.Reduction == NoReduction && cfg.wrap == nil {
+		return walkParallel(cfg, visit)
+	}
 	job := scriptrun.New(cfg.Program)
 	v := &Verdict{}
 	classes := map[explore.Key]int{}
@@ -222,6 +232,9 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 			return v, fmt.Errorf("%w: schedule %v ended after %d of its %d choice points", ErrNondeterministic, prefix, len(ch.points), len(prefix))
 		}
 		v.Schedules++
+		if cfg.Progress != nil {
+			cfg.Progress(v.Schedules)
+		}
 		run := &Run{Points: ch.points, Result: res}
 		lastPoints = len(run.Points)
 		stdout, stderr := job.Output()
@@ -279,13 +292,19 @@ func Walk(cfg Config, visit func(*Run) bool) (*Verdict, error) {
 // With marks (DPOR), a preempt or interleave point whose answer is 0 is
 // tried with 1 only if it is marked.
 func next(s Schedule, points []Point, bound int, marks []bool) (Schedule, bool) {
+	return nextAbove(s, points, bound, marks, -1)
+}
+
+// nextAbove is next, choosing only among the points after point floor:
+// the walk of a task that varies the answers after it (parallel.go).
+func nextAbove(s Schedule, points []Point, bound int, marks []bool, floor int) (Schedule, bool) {
 	before := 0 // preemptions before point i, counted down from all of them
 	for _, p := range points {
 		if p.preempts() {
 			before++
 		}
 	}
-	for i := len(points) - 1; i >= 0; i-- {
+	for i := len(points) - 1; i > floor; i-- {
 		p := points[i]
 		if p.preempts() {
 			before--

@@ -315,3 +315,115 @@ sleep("1s")
 		t.Errorf("a run interrupted by Stop: failure %v, %d schedules, interrupted %v, host limit %q; want no failure, 0 schedules, interrupted", v.Failure != nil, v.Schedules, v.Interrupted, v.HostLimit)
 	}
 }
+
+// parallelPrograms are walked on one worker and on several by
+// TestParallelWalk.
+var parallelPrograms = map[string]string{
+	"lost": `counter = [0]
+wg = waitgroup()
+def inc():
+    v = counter[0]
+    now()
+    counter[0] = v + 1
+    wg.done()
+wg.add(3)
+spawn(inc)
+spawn(inc)
+spawn(inc)
+wg.wait()
+assert(counter[0] == 3, "lost an update: counter is %d" % counter[0])
+`,
+	"select": `a, b = chan(1), chan(1)
+out = []
+def send(c, v):
+    c.send(v)
+spawn(send, a, "a")
+spawn(send, b, "b")
+for i in range(2):
+    k, v, _ = select(a.on_recv(), b.on_recv())
+    out.append(v)
+    gosched()
+print(out)
+`,
+	"select3": `a, b, c = chan(1), chan(1), chan(1)
+a.send("a")
+b.send("b")
+c.send("c")
+out = []
+def take():
+    k, v, _ = select(a.on_recv(), b.on_recv(), c.on_recv())
+    out.append(v)
+wg = waitgroup()
+wg.add(2)
+def run():
+    take()
+    wg.done()
+spawn(run)
+spawn(run)
+wg.wait()
+print(out)
+`,
+	"deadlock": `mu1, mu2 = mutex(), mutex()
+def one():
+    mu1.lock()
+    gosched()
+    mu2.lock()
+    mu2.unlock()
+    mu1.unlock()
+def two():
+    mu2.lock()
+    gosched()
+    mu1.lock()
+    mu1.unlock()
+    mu2.unlock()
+wg = waitgroup()
+wg.add(2)
+def run(f):
+    f()
+    wg.done()
+spawn(run, one)
+spawn(run, two)
+wg.wait()
+`,
+}
+
+// TestParallelWalk: the naive walk on 2, 3 and 8 workers gives the
+// verdict of one worker, and visits the same runs in the same order, at
+// every bound, to the end, stopping at the first failure, and cut short
+// by MaxSchedules.
+func TestParallelWalk(t *testing.T) {
+	for name, src := range parallelPrograms {
+		prog := compile(t, src)
+		for _, procs := range []int{1, 2} {
+			for _, bound := range []int{-1, 0, 1, 2} {
+				for _, stop := range []bool{false, true} {
+					for _, most := range []int{0, 7} {
+						var want string
+						for _, jobs := range []int{1, 2, 3, 8} {
+							var seen []string
+							cfg := Config{Program: prog, Options: lang.Options{Procs: procs, Costs: runtime.ZeroCosts()}, Bound: bound, MaxSchedules: most, StopAtFailure: stop, Jobs: jobs}
+							v, err := Walk(cfg, func(r *Run) bool {
+								seen = append(seen, fmt.Sprintf("%v %s %q", r.Schedule(), r.Result.Key(), r.Stdout))
+								return true
+							})
+							if err != nil {
+								t.Fatal(err)
+							}
+							got := fmt.Sprintf("%d schedules, complete %v, failures %d, classes %v\n%s", v.Schedules, v.Complete, v.failures, v.Classes, strings.Join(seen, "\n"))
+							if v.Failure != nil {
+								got += fmt.Sprintf("\nfailure %d: %v", v.failureAt, v.Failure.Schedule())
+							}
+							if jobs == 1 {
+								want = got
+								continue
+							}
+							if got != want {
+								t.Errorf("%s procs %d bound %d stop %v max %d: %d workers:\n%s\none worker:\n%s", name, procs, bound, stop, most, jobs, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
