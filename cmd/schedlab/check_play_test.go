@@ -7,25 +7,28 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/txtar"
+
 	"github.com/schedlab/schedlab/internal/play"
 )
 
-// lostUpdate loses an update when inc is preempted between its read and
-// its write: check's fifth schedule (check.txtar has the same script).
-const lostUpdate = `# schedlab: --costs=zero
-counter = [0]
-wg = waitgroup()
-def inc():
-    v = counter[0]
-    now()
-    counter[0] = v + 1
-    wg.done()
-wg.add(2)
-spawn(inc)
-spawn(inc)
-wg.wait()
-assert(counter[0] == 2, "lost an update: counter is %d" % counter[0])
-`
+// lostUpdate returns check.txtar's lost.star, which loses an update
+// when inc is preempted between its read and its write: check's fifth
+// schedule.
+func lostUpdate(t *testing.T) []byte {
+	t.Helper()
+	ar, err := txtar.ParseFile("testdata/script/check.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range ar.Files {
+		if f.Name == "lost.star" {
+			return f.Data
+		}
+	}
+	t.Fatal("check.txtar has no lost.star")
+	return nil
+}
 
 // TestCheckPlaygroundLink: the playground command that check prints for
 // a failing schedule makes a link whose page replays that schedule and
@@ -33,7 +36,7 @@ assert(counter[0] == 2, "lost an update: counter is %d" % counter[0])
 // ends it with check's failure.
 func TestCheckPlaygroundLink(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "lost.star")
-	if err := os.WriteFile(script, []byte(lostUpdate), 0o644); err != nil {
+	if err := os.WriteFile(script, lostUpdate(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	stdout, stderr, code := schedlab(t, "check", script)
