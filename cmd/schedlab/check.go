@@ -43,9 +43,10 @@ prints. Each run is 'schedlab run' with the run flags given here.
 When a schedule fails, check prints how, the run's stderr, and the
 command that replays it: 'schedlab run --choices LIST', or, with --out
 FILE, 'schedlab run --schedule FILE', a file that names the script and
-the settings it fits; and 'schedlab play --step N --link ...', which
-prints a playground link that replays it and opens at its last event,
-where it failed (schedlab repl --choices LIST replays it in the REPL). It stops there unless --keep-going is given. When
+the settings it fits; 'schedlab repl --choices LIST', whose world stays
+where the schedule failed (when the run flags are the REPL's); and
+'schedlab play --step N --link ...', which prints a playground link that
+replays it and opens at its last event, where it failed. It stops there unless --keep-going is given. When
 none fails it prints 'no failure in N schedules (complete up to bound
 K)', or says the walk is incomplete when --max-schedules or SIGINT ended
 it first. Then it lists the outcomes seen, with how many schedules gave
@@ -198,7 +199,11 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	var replay []check.Replay
 	if f := v.Failure; f != nil {
 		replay = append(replay, check.Replay{How: "replay", Command: replayCommand(script, s, runArgs, f.Schedule(), *out)})
-		if c := playCommand(script, src, runArgs, f.Schedule()); c != "" {
+		list := trimmedChoices(f.Schedule())
+		if c := replCommand(script, runArgs, list); c != "" {
+			replay = append(replay, check.Replay{How: "repl", Command: c})
+		}
+		if c := playCommand(script, src, runArgs, list); c != "" {
 			replay = append(replay, check.Replay{How: "playground", Command: c})
 		}
 		if *out != "" {
@@ -299,19 +304,41 @@ func replayCommand(script string, s *cli.Settings, runArgs []string, choices che
 	return strings.Join(append(words, explore.ShellQuote(script)), " ")
 }
 
-// playCommand is the command that prints the share link of a failing
-// schedule (schedlab play --link): a playground page that replays it and
-// opens at its last scheduling event, the state the failure was found in
-// (a step more ends the run with its diagnosis). The link carries the
-// choices inline, without the zeros after the last that is not one (the
-// replay answers 0 after its list). It is "" when the page cannot take
-// the run's flags.
-func playCommand(script string, src []byte, runArgs []string, choices check.Schedule) string {
+// trimmedChoices returns choices as --choices takes them, without the
+// zeros after the last answer that is not one, which a replay answers
+// anyway (runtime.Replay answers 0 after its list): a long run whose
+// only preemption comes early makes a short command.
+func trimmedChoices(choices check.Schedule) string {
 	n := len(choices)
 	for n > 1 && choices[n-1] == 0 {
 		n--
 	}
-	list := schedfile.FormatChoices(choices[:n], ",")
+	return schedfile.FormatChoices(choices[:n], ",")
+}
+
+// replCommand is the command that opens a failing schedule in the REPL:
+// the script runs under the schedule list as it loads, and the world
+// stays where it failed. It is "" when a run flag is one a session does
+// not take (--param, --timeout, --max-steps and the others not in
+// replSettings).
+func replCommand(script string, runArgs []string, list string) string {
+	words := []string{"schedlab", "repl", "--choices", explore.ShellQuote(list)}
+	for _, a := range runArgs {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !slices.Contains(replSettings, name) {
+			return ""
+		}
+		words = append(words, explore.ShellQuote(a))
+	}
+	return strings.Join(append(words, explore.ShellQuote(script)), " ")
+}
+
+// playCommand is the command that prints the share link of a failing
+// schedule (schedlab play --link): a playground page that replays the
+// schedule list and opens at its last scheduling event, the state the
+// failure was found in (a step more ends the run with its diagnosis). It
+// is "" when the page cannot take the run's flags.
+func playCommand(script string, src []byte, runArgs []string, list string) string {
 	args := append([]string{"--choices=" + list}, runArgs...)
 	st, err := play.NewStepper(script, src, args)
 	if err != nil {

@@ -89,3 +89,22 @@ func TestCheckPlaygroundLink(t *testing.T) {
 		t.Errorf("a step after the link's: step %d, done %v, output %q; want the run ended at step %d with the failure", p.Step, p.Done, p.Output, step)
 	}
 }
+
+// TestCheckREPLCommand: check's REPL command carries the run flags a
+// session takes, and is left out when one it does not take was given.
+func TestCheckREPLCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "schedlab repl --choices 0,1 x.star"},
+		{[]string{"--procs=2", "--costs=zero"}, "schedlab repl --choices 0,1 --procs=2 --costs=zero x.star"},
+		{[]string{"--procs=2", "--param=n=3"}, ""},
+		{[]string{"--stalls=on"}, ""},
+		{[]string{"--timeout=5s"}, ""},
+	} {
+		if got := replCommand("x.star", tc.args, "0,1"); got != tc.want {
+			t.Errorf("replCommand(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
