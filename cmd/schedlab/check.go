@@ -46,8 +46,8 @@ FILE, 'schedlab run --schedule FILE', a file that names the script and
 the settings it fits; 'schedlab repl --choices LIST', whose world stays
 where the schedule failed (when the run flags are the REPL's); and
 'schedlab play --step N --link ...', which prints a playground link that
-replays it and opens at its last event, where it failed. It stops there unless --keep-going is given. When
-none fails it prints 'no failure in N schedules (complete up to bound
+replays it and opens at its last event, where it failed. It stops there
+unless --keep-going is given. When none fails it prints 'no failure in N schedules (complete up to bound
 K)', or says the walk is incomplete when --max-schedules or SIGINT ended
 it first. Then it lists the outcomes seen, with how many schedules gave
 each and a hash of their output.

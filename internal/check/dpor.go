@@ -246,7 +246,7 @@ func (t *tracker) reset() {
 		ids: t.ids, globalID: -1, known: t.known[:0], log: t.log[:0], spans: t.spans[:0], wokeAt: t.wokeAt[:0], blocked: -1,
 		st: stretch{
 			written: t.st.written[:0], wrote: t.st.wrote, seen: t.st.seen, buf: t.st.buf[:0],
-			next: -1, reps: t.st.reps[:0], pts: t.st.pts[:0], canon: -1,
+			reps: t.st.reps[:0], pts: t.st.pts[:0], canon: -1,
 			timers: t.st.timers[:0], tbuf: t.st.tbuf[:0],
 		},
 	}

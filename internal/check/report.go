@@ -11,7 +11,8 @@ import (
 type Budget string
 
 // A Replay is a command that replays the failing schedule, and how it
-// does: "replay" (schedlab run), "playground" (a share link).
+// does: "replay" (schedlab run), "repl" (the REPL's world), "playground"
+// (a share link).
 type Replay struct {
 	How, Command string
 }

@@ -103,14 +103,13 @@ type stretch struct {
 	wrote   map[any]bool   // the same, as a set
 	seen    map[string]int // the first preempt point of each key
 	buf     []byte
-	next    int     // the representative of the point about to be asked, -1 if none
 	reps    []int32 // by choice point: the earlier point of its state in its stretch, -1 if none
 
 	asked  int       // choice points asked so far in the run
 	base   int       // the choice point pts[0] is: the stretch's first
 	pts    []stPoint // the stretch's points, from base
 	keyed  bool      // the point about to be asked is a preempt point
-	canon  int32     // its first point of its state (itself if first), -1 if it has no key
+	canon  int32     // its first point of its state (itself if first), -1 if none or no key
 	cyc    bool      // the stretch repeats from a point on (predict)
 	from   int       // the earlier point of the repeated state
 	at     int       // the later one, where the stretch came back to it
@@ -219,7 +218,6 @@ func (s *stretch) touchedCall(g int64, c callInfo) {
 // index i, of goroutine gp: from the cycle, if the stretch is in one,
 // else from its key.
 func (s *stretch) key(gp *runtime.G, i int) {
-	s.next = -1
 	if !s.on {
 		return
 	}
@@ -227,9 +225,6 @@ func (s *stretch) key(gp *runtime.G, i int) {
 	if s.cyc && !noCycles {
 		if c, ok := s.predict(gp, i); ok {
 			s.canon = c
-			if c >= 0 && int(c) < i {
-				s.next = int(c)
-			}
 			if checkCycles {
 				s.checkCycle(gp, i)
 				cycleChecked++
@@ -267,7 +262,7 @@ func (s *stretch) fullKey(gp *runtime.G, i int) {
 	}
 	s.buf = b
 	if j, found := s.seen[string(b)]; found {
-		s.next, s.canon = j, int32(j)
+		s.canon = int32(j)
 		s.cyc, s.from, s.at = true, j, i
 		s.timers = append(s.timers[:0], timers...)
 		return
@@ -280,11 +275,11 @@ func (s *stretch) fullKey(gp *runtime.G, i int) {
 // cycle, and records in cycleMismatch where the two first differ
 // (checkCycles).
 func (s *stretch) checkCycle(gp *runtime.G, i int) {
-	next, canon := s.next, s.canon
+	canon := s.canon
 	from, at, timers := s.from, s.at, append([]byte(nil), s.timers...)
 	s.fullKey(gp, i)
-	if (s.next != next || s.canon != canon) && cycleMismatch == "" {
-		cycleMismatch = (fmt.Sprintf("stutter: point %d of G%d from the cycle %d-%d: representative %d (%d), in full %d (%d)", i, s.g, from, at, next, canon, s.next, s.canon))
+	if s.canon != canon && cycleMismatch == "" {
+		cycleMismatch = fmt.Sprintf("stutter: point %d of G%d from the cycle %d-%d: first point of its state %d, in full %d", i, s.g, from, at, canon, s.canon)
 	}
 	s.cyc, s.from, s.at, s.timers = true, from, at, timers
 }
@@ -296,11 +291,12 @@ func (s *stretch) chose(k runtime.ChoiceKind, a int) {
 	if !s.on {
 		return
 	}
-	s.reps = push(s.reps, int32(s.next))
-	p := stPoint{canon: s.canon, kind: k, keyed: s.keyed, answer: int32(a)}
-	if !p.keyed {
-		p.canon = -1
+	rep := int32(-1) // the earlier point of its state, if it is not the first
+	if s.canon >= 0 && int(s.canon) < s.asked {
+		rep = s.canon
 	}
+	s.reps = push(s.reps, rep)
+	p := stPoint{canon: s.canon, kind: k, keyed: s.keyed, answer: int32(a)}
 	if s.cyc {
 		if q := s.pts[s.repeats(s.asked)-s.base]; q.kind != p.kind || q.keyed != p.keyed || q.answer != p.answer {
 			s.cyc = false
@@ -308,7 +304,7 @@ func (s *stretch) chose(k runtime.ChoiceKind, a int) {
 	}
 	s.pts = push(s.pts, p)
 	s.asked++
-	s.next, s.keyed, s.canon = -1, false, -1
+	s.keyed, s.canon = false, -1
 }
 
 // moveMarks moves each mark of a point to the first point of its state.
