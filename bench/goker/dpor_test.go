@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -147,4 +148,29 @@ func benchWalk(b *testing.B, kernel string, schedules int) {
 		}
 	}
 	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N*schedules), "cpu-ns/schedule")
+}
+
+// BenchmarkFixedWalkJobs times the naive walk of cockroach18101's fixed
+// version at bound 2 (9,362 schedules of a few hundred µs each) on one
+// worker and on two: what `check --jobs` buys on this host
+// (docs/check.md, "On several cores").
+func BenchmarkFixedWalkJobs(b *testing.B) {
+	sc, err := load(Config{Instances: 2}, "cockroach18101_fixed.star")
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := sc.opts
+	opts.Timeout = 0
+	for _, jobs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			cpu := cputime.Process()
+			for b.Loop() {
+				v, err := check.Walk(check.Config{Program: sc.prog, Options: opts, Bound: 2, Jobs: jobs}, nil)
+				if err != nil || v.Schedules != 9362 || v.Failure != nil {
+					b.Fatalf("%+v, %v", v, err)
+				}
+			}
+			b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
 }
