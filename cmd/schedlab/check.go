@@ -52,8 +52,8 @@ K)', or says the walk is incomplete when --max-schedules or SIGINT ended
 it first. Then it lists the outcomes seen, with how many schedules gave
 each and a hash of their output.
 
---jobs N runs N schedules of the naive walk at once (0: one per CPU; 1,
-the default, one after another): a walk in progress gives the subtrees
+--jobs N runs N schedules of the naive walk at once (0, the default: one
+per CPU; 1: one after another): a walk in progress gives the subtrees
 it has not reached to a worker that has nothing to do, and the runs are
 read back in the walk's own order, so the verdict, the schedule numbers
 and the first failure are those of one worker.
@@ -104,7 +104,7 @@ func checkCmd(h cli.Host, args []string, stdout, stderr io.Writer) int {
 	reduction := reductionFlag(check.NoReduction)
 	fs.Var(&reduction, "reduction", "`R`: none walks every schedule; dpor leaves out those that only reorder independent steps (partial-order reduction)")
 	naive := fs.Int("naive", defaultNaive, "with --reduction dpor, also run the naive walk, at most `N` schedules, and print its count (0: not)")
-	jobs := fs.Int("jobs", 1, "do `N` runs of the naive walk at once, each in an engine of its own (0: one per CPU); the verdict is the same for any N, and a walk with --reduction dpor does one at a time")
+	jobs := fs.Int("jobs", 0, "do `N` runs of the naive walk at once, each in an engine of its own (0: one per CPU); the verdict is the same for any N, and a walk with --reduction dpor does one at a time")
 	cli.NewSettings().RegisterFlags(fs, checkRunFlags...)
 	var runArgs []string
 	passParams(fs, func(v string) { runArgs = append(runArgs, "--param="+v) })

@@ -36,6 +36,7 @@ import (
 func main() {
 	// This process runs one command, and so one script or one REPL
 	// session: its run has the process to itself and may end it.
+	tuneGC(os.Args[1:])
 	os.Exit(dispatch(cli.Host{OwnsProcess: true}, os.Args[1:], os.Stdout, os.Stderr))
 }
 

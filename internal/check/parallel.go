@@ -49,7 +49,7 @@ type task struct {
 	next   *task // the task after it in the walk's order
 
 	started, done bool
-	runs          []*Run // its runs, in order (Points kept for a failure, a class's first, or visit)
+	runs          []*Run // its runs, in order; a run read only for its class is its class's first in the task
 	firsts        []bool // by run: the first of its class in this task
 	err           error  // a replay that did not fit (ErrNondeterministic)
 	hostLimit     string // a limit of the host's stopped its last run
@@ -166,7 +166,7 @@ func (pw *parallelWalk) allDone() bool {
 func (pw *parallelWalk) run(job *scriptrun.Job, t *task, spare []Point) []Point {
 	cfg := pw.cfg
 	prefix := t.prefix
-	classes := map[explore.Key]bool{}
+	classes := map[explore.Key]*Run{} // each class's first run in the task
 	lastPoints := 0
 	for {
 		pw.mu.Lock()
@@ -202,21 +202,25 @@ func (pw *parallelWalk) run(job *scriptrun.Job, t *task, spare []Point) []Point 
 			t.err = fmt.Errorf("%w: schedule %v ended after %d of its %d choice points", ErrNondeterministic, prefix, len(ch.points), len(prefix))
 			return nil
 		}
-		run := &Run{Points: ch.points, Result: res}
-		lastPoints = len(run.Points)
-		stdout, stderr := job.Output()
-		run.Stdout, run.Stderr = append([]byte(nil), stdout...), append([]byte(nil), stderr...)
+		points := ch.points
+		lastPoints = len(points)
 		key := res.Key()
-		first := !classes[key]
-		classes[key] = true
-		points := run.Points
-		if !pw.visit && !first && !res.Outcome.Failure() {
-			run.Points = nil // not read: only its schedule's place counts
+		firstRun, seen := classes[key]
+		if !pw.visit && seen && !res.Outcome.Failure() {
+			// read only for its class, which the class's first run in
+			// the task gives: a walk of a million schedules keeps a
+			// pointer a run, not a million runs and their output
+			t.runs = append(t.runs, firstRun)
 		} else {
-			run.Points = append([]Point(nil), points...)
+			run := &Run{Points: append([]Point(nil), points...), Result: res}
+			stdout, stderr := job.Output()
+			run.Stdout, run.Stderr = append([]byte(nil), stdout...), append([]byte(nil), stderr...)
+			if !seen {
+				classes[key] = run
+			}
+			t.runs = append(t.runs, run)
 		}
-		t.runs = append(t.runs, run)
-		t.firsts = append(t.firsts, first)
+		t.firsts = append(t.firsts, !seen)
 		if res.Outcome.Failure() && cfg.StopAtFailure {
 			return points
 		}
