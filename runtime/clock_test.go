@@ -441,6 +441,50 @@ func TestStalls(t *testing.T) {
 	}
 }
 
+// A profile with stall_wake_at and stall_wake gives a thread's first
+// stall since it woke its own due time and length: after 2µs of running,
+// 20µs, then the usual ones (stall_every, stall). The same G sleeps and
+// wakes, its thread parked meanwhile, and gets a wake stall again.
+// Without the two costs the first stall is an ordinary one, as
+// TestStalls has it. Broken if the first stall drew stall_every or
+// stall, or if every stall were a wake stall.
+func TestStallAfterWake(t *testing.T) {
+	costs := costsOf(CostStep, 1000, CostStall, 5_000, CostStallEvery, 10_000, CostStallWake, 20_000, CostStallWakeAt, 2_000)
+	prog := func(g *G, log func(string, ...any)) error {
+		for round := range 2 {
+			if round == 1 {
+				g.Sleep(1_000_000)
+			}
+			for range 16 {
+				g.RanSteps(1)
+				g.SafePoint()
+				log("%d", g.Now())
+			}
+		}
+		return nil
+	}
+	out, res := run(t, Config{Procs: 1, Costs: costs, Perturb: Perturb{SampleCosts: true, Stalls: true}}, prog)
+	if res.Outcome != Exited {
+		t.Fatalf("%v: %v", res.Outcome, res.Err)
+	}
+	var stalls []string
+	prev := int64(0)
+	for i, line := range strings.Fields(out) {
+		now, _ := strconv.ParseInt(line, 10, 64)
+		if d := now - prev; d > 1000 && d < 500_000 {
+			stalls = append(stalls, fmt.Sprintf("%d:%d", i, d-1000))
+		}
+		prev = now
+	}
+	// Round one: the first safe point draws 2µs, so the 3rd stalls 20µs;
+	// then every 10µs of running, 5µs. Round two, after the sleep: the
+	// same from its first safe point (the 17th).
+	want := []string{"2:20000", "12:5000", "18:20000", "28:5000"}
+	if !slices.Equal(stalls, want) {
+		t.Errorf("stalls (safe point:length) %v, want %v", stalls, want)
+	}
+}
+
 // Two Gs on two Ps that run code advance their own Ps' clocks, and the
 // engine always moves the P whose clock is earliest: the clocks the Gs
 // see come out in order across both, they take turns, and their

@@ -208,6 +208,8 @@ const (
 	CostInitRuntime                      // runtime.main's doInit(runtime_inittasks), after forcegchelper's spawn
 	CostInitPackages                     // the package inits before os's createfing
 	CostInitAfter                        // os's init and the inits after it, up to main.main
+	CostStallWake                        // the first stall of a thread after it woke (default: stall)
+	CostStallWakeAt                      // a woken thread's running time until its first stall (default: stall_every)
 	NumCosts                             // the number of costs
 )
 
@@ -219,7 +221,7 @@ var costNames = [NumCosts]string{
 	"syscall_timer_late", "print_first", "step_ps_plain", "step_ps_index",
 	"step_ps_map", "step_ps_append", "step_ps_call", "step_ps_format",
 	"chan_op", "sync_op", "notewakeup", "step_ps_cell", "timer_first",
-	"init_runtime", "init_packages", "init_after",
+	"init_runtime", "init_packages", "init_after", "stall_wake", "stall_wake_at",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
@@ -232,7 +234,7 @@ func optionalCost(k CostKind) bool {
 		return true
 	case CostChanOp, CostSyncOp, CostNotewakeup, CostTimerFirst:
 		return true
-	case CostInitRuntime, CostInitPackages, CostInitAfter:
+	case CostInitRuntime, CostInitPackages, CostInitAfter, CostStallWake, CostStallWakeAt:
 		return true
 	}
 	return false
@@ -242,8 +244,9 @@ func optionalCost(k CostKind) bool {
 // a cost that refines an older one and that c leaves out (all zero), the
 // older one: a new G's malg is newproc, a sleeping system call's
 // syscall_timer_late is timer_late, a step of a kind (step_ps_plain, ...)
-// is step_ps, and a cell's (step_ps_cell) an index's. So a profile written
-// before them schedules as it did.
+// is step_ps, a cell's (step_ps_cell) an index's, and a woken thread's
+// first stall (stall_wake, stall_wake_at) any stall (stall, stall_every).
+// So a profile written before them schedules as it did.
 func (c *Costs) charged(k CostKind) CostKind {
 	if c.Dists[k].IsZero() {
 		switch k {
@@ -256,6 +259,10 @@ func (c *Costs) charged(k CostKind) CostKind {
 			return c.charged(CostStepPsIndex)
 		case CostStepPsPlain, CostStepPsIndex, CostStepPsMap, CostStepPsAppend, CostStepPsCall, CostStepPsFormat:
 			return CostStepPs
+		case CostStallWake:
+			return CostStall
+		case CostStallWakeAt:
+			return CostStallEvery
 		}
 	}
 	return k

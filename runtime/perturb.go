@@ -124,7 +124,14 @@ func (m *Machine) perturbPreempt(gp *G) bool {
 
 // stall spends a thread stall's time on g's P if g's M is due one (see
 // Perturb.Stalls), and reports whether g gave up the baton meanwhile. The
-// first check of an M only draws when its first stall is due.
+// first check of an M since it last woke (a new M, or one back from
+// stopm) only draws when its first stall is due, from stall_wake_at, and
+// that stall lasts a stall_wake; the stalls after it come every
+// stall_every and last a stall. A profile without the two wake costs
+// draws the first as the others (Costs.charged): a thread just woken on a
+// virtual machine can lose its CPU for tens of µs within a few µs
+// (docs/faithfulness.md, "close_wake's two phases"), which a profile
+// that has them says.
 func (g *G) stall() bool {
 	m := g.m
 	if !m.cfg.Perturb.Stalls || !m.sampleCosts {
@@ -135,13 +142,18 @@ func (g *G) stall() bool {
 		return false
 	}
 	if mp.stallAt == 0 {
-		mp.stallAt = m.when(max(m.costOf(CostStallEvery), 1))
+		mp.stallAt = m.when(max(m.costOf(CostStallWakeAt), 1))
+		mp.stallWoken = true
 		return false
 	}
 	if m.now < mp.stallAt {
 		return false
 	}
-	yielded := g.spend(m.costOf(CostStall), true)
+	length := CostStall
+	if mp.stallWoken {
+		length, mp.stallWoken = CostStallWake, false
+	}
+	yielded := g.spend(m.costOf(length), true)
 	mp.stallAt = m.when(max(m.costOf(CostStallEvery), 1))
 	return yielded
 }
