@@ -485,6 +485,41 @@ func TestStallAfterWake(t *testing.T) {
 	}
 }
 
+// A profile with switch_wake charges it for an M's first switch after
+// it parked: main sleeps (its M parks, the timer wakes it), spawns a
+// child and parks, and the child starts switch_wake (15µs) later; the
+// child readies main and exits, and main runs switch (100ns) after
+// that. Without switch_wake every switch costs switch. Broken if the
+// flag were not set at the park, or not cleared at the first switch.
+func TestSwitchAfterWake(t *testing.T) {
+	for _, tc := range []struct {
+		costs *Costs
+		want  string
+	}{
+		{costsOf(CostSwitch, 100, CostSwitchWake, 15_000), "1000000 1015000 1015100"},
+		{costsOf(CostSwitch, 100), "1000000 1000100 1000200"},
+	} {
+		prog := func(g *G, log func(string, ...any)) error {
+			g.Sleep(1_000_000)
+			log("%d", g.Now())
+			g.Go(func(c *G) error {
+				log("%d", c.Now())
+				return c.Ready(g, nil)
+			}, "child")
+			g.Park("wait")
+			log("%d", g.Now())
+			return nil
+		}
+		out, res := run(t, Config{Procs: 1, Costs: tc.costs}, prog)
+		if res.Outcome != Exited {
+			t.Fatalf("%v: %v", res.Outcome, res.Err)
+		}
+		if got := strings.Join(strings.Fields(out), " "); got != tc.want {
+			t.Errorf("clocks %s, want %s", got, tc.want)
+		}
+	}
+}
+
 // Two Gs on two Ps that run code advance their own Ps' clocks, and the
 // engine always moves the P whose clock is earliest: the clocks the Gs
 // see come out in order across both, they take turns, and their

@@ -210,6 +210,7 @@ const (
 	CostInitAfter                        // os's init and the inits after it, up to main.main
 	CostStallWake                        // the first stall of a thread after it woke (default: stall)
 	CostStallWakeAt                      // a woken thread's running time until its first stall (default: stall_every)
+	CostSwitchWake                       // an M's first switch after it woke from stopm or netpoll (default: switch)
 	NumCosts                             // the number of costs
 )
 
@@ -222,6 +223,7 @@ var costNames = [NumCosts]string{
 	"step_ps_map", "step_ps_append", "step_ps_call", "step_ps_format",
 	"chan_op", "sync_op", "notewakeup", "step_ps_cell", "timer_first",
 	"init_runtime", "init_packages", "init_after", "stall_wake", "stall_wake_at",
+	"switch_wake",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
@@ -234,7 +236,7 @@ func optionalCost(k CostKind) bool {
 		return true
 	case CostChanOp, CostSyncOp, CostNotewakeup, CostTimerFirst:
 		return true
-	case CostInitRuntime, CostInitPackages, CostInitAfter, CostStallWake, CostStallWakeAt:
+	case CostInitRuntime, CostInitPackages, CostInitAfter, CostStallWake, CostStallWakeAt, CostSwitchWake:
 		return true
 	}
 	return false
@@ -244,8 +246,9 @@ func optionalCost(k CostKind) bool {
 // a cost that refines an older one and that c leaves out (all zero), the
 // older one: a new G's malg is newproc, a sleeping system call's
 // syscall_timer_late is timer_late, a step of a kind (step_ps_plain, ...)
-// is step_ps, a cell's (step_ps_cell) an index's, and a woken thread's
-// first stall (stall_wake, stall_wake_at) any stall (stall, stall_every).
+// is step_ps, a cell's (step_ps_cell) an index's, a woken thread's
+// first stall (stall_wake, stall_wake_at) any stall (stall, stall_every),
+// and its first switch (switch_wake) any switch.
 // So a profile written before them schedules as it did.
 func (c *Costs) charged(k CostKind) CostKind {
 	if c.Dists[k].IsZero() {
@@ -263,6 +266,8 @@ func (c *Costs) charged(k CostKind) CostKind {
 			return CostStall
 		case CostStallWakeAt:
 			return CostStallEvery
+		case CostSwitchWake:
+			return CostSwitch
 		}
 	}
 	return k

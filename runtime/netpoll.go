@@ -470,6 +470,7 @@ func (m *Machine) netpollBlockM(mp *M) bool {
 	mp.stealRound, mp.stealPaid = 0, false
 	mp.napP, mp.napG = nil, nil
 	mp.stallAt = 0
+	mp.parked = true
 	mp.woken = false
 	np.pollM = mp
 	np.pollSince = m.now

@@ -190,6 +190,7 @@ func (m *Machine) stopm(mp *M) {
 	mp.stealRound, mp.stealPaid = 0, false
 	mp.napP, mp.napG = nil, nil
 	mp.stallAt = 0 // a parked thread does not run: its stall clock starts again
+	mp.parked = true
 	m.sstats.Parks++
 	if mp.woken {
 		m.sstats.SpuriousWakes++
@@ -835,7 +836,22 @@ func (m *Machine) goexit0(gp *G) {
 		return
 	}
 	m.gfput(pp, gp)
-	m.scheduleAfter(mp, m.costOf(CostSwitch))
+	m.scheduleAfter(mp, m.switchCost(mp))
+}
+
+// switchCost is the cost of mp's switch from the G it ran, which blocked
+// or exited, to the next: switch, or, for the first since mp parked
+// (stopm, netpoll), switch_wake. On a virtual machine a thread back from
+// a sleep of a millisecond takes 14µs or more for that switch, where the
+// next ones take tens of ns (docs/faithfulness.md, "A switch just after
+// a wake-up"). A profile without switch_wake charges switch for it
+// (Costs.charged), so it schedules as before.
+func (m *Machine) switchCost(mp *M) int64 {
+	if mp.parked {
+		mp.parked = false
+		return m.costOf(CostSwitchWake)
+	}
+	return m.costOf(CostSwitch)
 }
 
 // gfput puts a dead G on pp's free list; a list grown to 64 gives half to
@@ -1029,7 +1045,7 @@ func (m *Machine) gopark(gp *G, reason string) {
 	casgstatus(gp, Grunning, Gwaiting)
 	m.dropg(gp)
 	m.emit(EvGoBlock, pp, mp, gp, nil, -1, 0, reason)
-	m.scheduleAfter(mp, m.costOf(CostSwitch)+mp.parkWork)
+	m.scheduleAfter(mp, m.switchCost(mp)+mp.parkWork)
 	mp.parkWork = 0
 }
 

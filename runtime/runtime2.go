@@ -150,6 +150,7 @@ type M struct {
 	napG       *G    // the G in napP's runnext when mp began to sleep
 	stallAt    int64 // when its next stall is due (Perturb.Stalls), 0 before its first
 	stallWoken bool  // its next stall is its first since it woke: a stall_wake
+	parked     bool  // it has parked (stopm, netpoll) since its last switch: the next is a switch_wake
 	parkWork   int64 // ns it works after its G parks, before schedule (gopark's unlockf; timer_first)
 	woken      bool  // started by startm and has not run a G since (SchedStats.SpuriousWakes)
 	polled     gList // Gs found by its netpoll on its way back from blocking in it, for schedule to run (netpoll.go)

@@ -145,7 +145,7 @@ func (g *G) goyield() {
 	m.dropg(g)
 	m.runqput(pp, g, false)
 	m.emit(EvGoSched, pp, mp, g, nil, -1, 1, "")
-	m.scheduleAfter(mp, m.costOf(CostSwitch))
+	m.scheduleAfter(mp, m.switchCost(mp))
 	g.co.yield()
 }
 

@@ -108,6 +108,7 @@ var layers = map[string]int{
 	"bench/faithfulness/timertimes":        layerCommands,
 	"bench/faithfulness/spawntimes":        layerCommands,
 	"bench/faithfulness/waketimes":         layerCommands,
+	"bench/faithfulness/wakestall":         layerCommands,
 	"bench/faithfulness/samples":           layerCommands,
 	"bench/faithfulness/profiles/derive":   layerCommands,
 	"bench/faithfulness/timeslice":         layerCommands,
