@@ -10,6 +10,7 @@
 package samples
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -73,4 +74,44 @@ func Summarize(tool string, paths []string, summary func(io.Reader, io.Writer) e
 		fmt.Fprintf(os.Stderr, "%s: %s: %v\n", tool, strings.Join(paths, " "), err)
 		os.Exit(1)
 	}
+}
+
+// Line formats a series of samples as a recording's line: its kind, then
+// each sample in ns, separated by spaces ("wake 13346 1623").
+func Line(kind string, xs []int64) string {
+	var b strings.Builder
+	b.WriteString(kind)
+	for _, x := range xs {
+		b.WriteString(" ")
+		b.WriteString(strconv.FormatInt(x, 10))
+	}
+	return b.String()
+}
+
+// ReadLines reads a recording of Line's lines, blank lines and lines
+// starting with # left out, and returns each kind's samples, the lines of
+// one kind appended in order. A line of a kind not in kinds, or a sample
+// that is not a number, is an error that names its line.
+func ReadLines(r io.Reader, kinds ...string) (map[string][]int64, error) {
+	series := make(map[string][]int64, len(kinds))
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<24)
+	for ln := 1; sc.Scan(); ln++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		f := strings.Fields(text)
+		if !slices.Contains(kinds, f[0]) {
+			return nil, fmt.Errorf("line %d: %q is not a line of %s", ln, f[0], strings.Join(kinds, ", "))
+		}
+		for _, x := range f[1:] {
+			v, err := strconv.ParseInt(x, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("line %d: %v", ln, err)
+			}
+			series[f[0]] = append(series[f[0]], v)
+		}
+	}
+	return series, sc.Err()
 }

@@ -1,6 +1,7 @@
 package samples
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/schedlab/schedlab/runtime"
@@ -36,5 +37,20 @@ func TestCappedAtP995(t *testing.T) {
 	}
 	if q[runtime.NumQuantiles-2] != Quantiles(xs)[runtime.NumQuantiles-2] {
 		t.Errorf("capping moved p95")
+	}
+}
+
+func TestReadLines(t *testing.T) {
+	series, err := ReadLines(strings.NewReader("# header\nwake 1 2\n\nspin 5\nwake 3\n"), "wake", "spin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Line("wake", series["wake"]) + "; " + Line("spin", series["spin"]); got != "wake 1 2 3; spin 5" {
+		t.Errorf("read %q, want the kinds' samples in order", got)
+	}
+	for _, bad := range []string{"walk 1\n", "wake 1x\n"} {
+		if _, err := ReadLines(strings.NewReader(bad), "wake", "spin"); err == nil || !strings.Contains(err.Error(), "line 1") {
+			t.Errorf("ReadLines(%q): %v, want an error naming line 1", bad, err)
+		}
 	}
 }

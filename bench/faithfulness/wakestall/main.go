@@ -26,12 +26,9 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/schedlab/schedlab/bench/faithfulness/samples"
@@ -52,8 +49,8 @@ func main() {
 	}
 	at, length := rounds(*n, *window)
 	fmt.Println("window", window.Nanoseconds())
-	fmt.Println(line("at", at))
-	fmt.Println(line("len", length))
+	fmt.Println(samples.Line("at", at))
+	fmt.Println(samples.Line("len", length))
 }
 
 // rounds sleeps and spins n times and returns each round's first stall:
@@ -80,56 +77,18 @@ func rounds(n int, window time.Duration) (at, length []int64) {
 	return at, length
 }
 
-func line(kind string, xs []int64) string {
-	var b strings.Builder
-	b.WriteString(kind)
-	for _, x := range xs {
-		b.WriteString(" ")
-		b.WriteString(strconv.FormatInt(x, 10))
-	}
-	return b.String()
-}
-
 // summary reads a recording's at and len lines, pairs them round by
 // round, and prints the share of rounds that stalled, and the profile's
 // stall_wake_at and stall_wake.
 func summary(r io.Reader, w io.Writer) error {
-	var at, length []int64
-	window := int64(0)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<24)
-	for ln := 1; sc.Scan(); ln++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		f := strings.Fields(text)
-		var to *[]int64
-		switch f[0] {
-		case "window":
-			v, err := strconv.ParseInt(f[len(f)-1], 10, 64)
-			if err != nil || len(f) != 2 {
-				return fmt.Errorf("line %d: want window N, got %q", ln, text)
-			}
-			window = max(window, v)
-			continue
-		case "at":
-			to = &at
-		case "len":
-			to = &length
-		default:
-			return fmt.Errorf("line %d: %q is neither an at nor a len line", ln, f[0])
-		}
-		for _, x := range f[1:] {
-			v, err := strconv.ParseInt(x, 10, 64)
-			if err != nil {
-				return fmt.Errorf("line %d: %v", ln, err)
-			}
-			*to = append(*to, v)
-		}
-	}
-	if err := sc.Err(); err != nil {
+	series, err := samples.ReadLines(r, "window", "at", "len")
+	if err != nil {
 		return err
+	}
+	at, length := series["at"], series["len"]
+	window := int64(0)
+	for _, w := range series["window"] {
+		window = max(window, w)
 	}
 	if len(at) == 0 || len(at) != len(length) {
 		return fmt.Errorf("want as many at samples as len samples, and some: got %d and %d", len(at), len(length))

@@ -21,13 +21,10 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/schedlab/schedlab/bench/faithfulness/samples"
@@ -42,8 +39,8 @@ func main() {
 		return
 	}
 	wake, spin := rounds(*n)
-	fmt.Println(line("wake", wake))
-	fmt.Println(line("spin", spin))
+	fmt.Println(samples.Line("wake", wake))
+	fmt.Println(samples.Line("spin", spin))
 }
 
 //go:noinline
@@ -66,49 +63,15 @@ func rounds(n int) (wake, spin []int64) {
 	return wake, spin
 }
 
-func line(kind string, xs []int64) string {
-	var b strings.Builder
-	b.WriteString(kind)
-	for _, x := range xs {
-		b.WriteString(" ")
-		b.WriteString(strconv.FormatInt(x, 10))
-	}
-	return b.String()
-}
-
 // summary reads a recording's wake and spin lines and prints their
 // quantiles and the profile's notewakeup: each wake sample less the spin
 // samples' median, no less than 0, its p100 the p99.5.
 func summary(r io.Reader, w io.Writer) error {
-	var wake, spin []int64
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<24)
-	for ln := 1; sc.Scan(); ln++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
-			continue
-		}
-		f := strings.Fields(text)
-		var to *[]int64
-		switch f[0] {
-		case "wake":
-			to = &wake
-		case "spin":
-			to = &spin
-		default:
-			return fmt.Errorf("line %d: %q is neither a wake nor a spin line", ln, f[0])
-		}
-		for _, x := range f[1:] {
-			v, err := strconv.ParseInt(x, 10, 64)
-			if err != nil {
-				return fmt.Errorf("line %d: %v", ln, err)
-			}
-			*to = append(*to, v)
-		}
-	}
-	if err := sc.Err(); err != nil {
+	series, err := samples.ReadLines(r, "wake", "spin")
+	if err != nil {
 		return err
 	}
+	wake, spin := series["wake"], series["spin"]
 	if len(wake) == 0 || len(spin) == 0 {
 		return fmt.Errorf("want wake and spin lines, got %d and %d samples", len(wake), len(spin))
 	}
