@@ -1,7 +1,8 @@
 // Package samples reads the recordings of bench/faithfulness's timing
-// tools (spawntimes, syscalltimes) and turns their samples into the 21
-// quantiles of a costs profile's entry, so that a profile's cost is made
-// from its recordings by a command, not by hand.
+// tools (spawntimes, syscalltimes, timertimes, waketimes, wakestall),
+// writes and reads their lines of samples, and turns the samples into the
+// 21 quantiles of a costs profile's entry, so that a profile's cost is
+// made from its recordings by a command, not by hand.
 //
 // The quantiles are nearest-rank (the sample at rank (n-1)·i/20, rounded
 // down), as the shipped default's malg and syscall_timer_late were made;
