@@ -533,7 +533,7 @@ func (t *tracker) touchG(g int64, a runtime.Access) {
 // earlier accesses, and orders the transition after them.
 func (t *tracker) touch(obj any, a runtime.Access) {
 	o := t.object(obj)
-	if t.sleeping && !(ignoreRunQueues && obj == (runqKey{})) {
+	if t.sleepWatches(obj) {
 		// sleepTouch, with the number kept on the object: one map
 		// look-up, not two.
 		if o.id == 0 {

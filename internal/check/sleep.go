@@ -183,10 +183,14 @@ func (t *tracker) ran(g int64) {
 // sleepTouch logs an access of the transition in progress and wakes the
 // sleepers it is dependent with.
 func (t *tracker) sleepTouch(obj any, a runtime.Access) {
-	if !t.sleeping || ignoreRunQueues && obj == (runqKey{}) {
-		return
+	if t.sleepWatches(obj) {
+		t.sleepTouchID(t.id(obj), a == runtime.AccessWrite)
 	}
-	t.sleepTouchID(t.id(obj), a == runtime.AccessWrite)
+}
+
+// sleepWatches reports whether the sleep sets note an access of obj now.
+func (t *tracker) sleepWatches(obj any) bool {
+	return t.sleeping && !(ignoreRunQueues && obj == (runqKey{}))
 }
 
 // id returns the number of obj (tracker.ids), numbering it if it has none.

@@ -174,7 +174,8 @@ func (s *stretch) running(g int64) {
 
 // touched notes an access of the transition in progress: a write of an
 // engine object is compared at the next points; anything else that
-// changes state ends the stretch.
+// changes state ends the stretch. A builtin call comes to touchedCall
+// instead (tracker.Touch).
 func (s *stretch) touched(g int64, obj any, a runtime.Access) {
 	if !s.on {
 		return
@@ -183,10 +184,7 @@ func (s *stretch) touched(g int64, obj any, a runtime.Access) {
 		s.breakStretch()
 		return
 	}
-	switch k := obj.(type) {
-	case lang.Call:
-		s.touchedCall(g, infoOf(k))
-		return
+	switch obj.(type) {
 	case *runtime.Chan, *runtime.Mutex, *runtime.WaitGroup, *runtime.RWMutex, *runtime.Cond, *runtime.Weighted:
 		if a == runtime.AccessRead {
 			return
