@@ -258,41 +258,46 @@ func catchInternal(f func()) (ie *runtime.InternalError) {
 }
 
 // print writes one print() line: to Stdout, and as an EvPrint event when
-// there is a tracer (only as the event with PrintsInTrace); then, with
-// PrintSyscall, gr makes the write(2).
+// there is a tracer (only as the event with PrintsInTrace). With
+// PrintSyscall gr makes the write(2), and the line goes out as it starts.
 func (r *run) print(gr *goroutine, s string) {
-	if r.opts.Tracer != nil {
-		text := s
-		if strings.HasSuffix(text, "\n") {
-			text += "\n" // the text trace adds a newline only when there is none
+	r.writeOut(gr, func() {
+		if r.opts.Tracer != nil {
+			text := s
+			if strings.HasSuffix(text, "\n") {
+				text += "\n" // the text trace adds a newline only when there is none
+			}
+			gr.g.Emit(runtime.EvPrint, text)
 		}
-		gr.g.Emit(runtime.EvPrint, text)
-	}
-	if r.opts.Tracer == nil || !r.opts.PrintsInTrace {
-		io.WriteString(r.stdout, s+"\n")
-	}
-	r.writeSyscall(gr)
+		if r.opts.Tracer == nil || !r.opts.PrintsInTrace {
+			io.WriteString(r.stdout, s+"\n")
+		}
+	})
 }
 
 // write writes s as it is (printf, println): to Stdout, and as an EvPrint
 // event when there is a tracer (only as the event with PrintsInTrace).
 func (r *run) write(gr *goroutine, s string) {
-	if r.opts.Tracer != nil {
-		gr.g.Emit(runtime.EvPrint, s)
-	}
-	if r.opts.Tracer == nil || !r.opts.PrintsInTrace {
-		io.WriteString(r.stdout, s)
-	}
-	r.writeSyscall(gr)
+	r.writeOut(gr, func() {
+		if r.opts.Tracer != nil {
+			gr.g.Emit(runtime.EvPrint, s)
+		}
+		if r.opts.Tracer == nil || !r.opts.PrintsInTrace {
+			io.WriteString(r.stdout, s)
+		}
+	})
 }
 
-// writeSyscall makes gr's printed line the write(2) it is in Go, with
-// Options.PrintSyscall; the line is already out, as the kernel has it
-// once the call starts.
-func (r *run) writeSyscall(gr *goroutine) {
-	if r.opts.PrintSyscall && gr != nil {
-		gr.blocking((*runtime.G).WriteStdout)
+// writeOut puts gr's printed line out with out: at once, or, with
+// Options.PrintSyscall, as the write(2) it is in Go, which calls out as
+// the system call starts (runtime.G.WriteStdout): after the work fmt does
+// before it, and so after a line that another G wrote meanwhile.
+func (r *run) writeOut(gr *goroutine, out func()) {
+	if !r.opts.PrintSyscall || gr == nil {
+		out()
+		return
 	}
+	gr.blocking(func(g *runtime.G) { g.WriteStdout(out) })
 }
 
 // timeout ends the run at the wall-clock limit.

@@ -153,10 +153,10 @@ func TestPrintFirstCost(t *testing.T) {
 		{costsOf(CostWrite, 1000), []int64{0, 1000}},
 	} {
 		evs := events(t, Config{Procs: 1, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
-			g.WriteStdout()
+			g.WriteStdout(nil)
 			done := false
 			g.Go(func(g *G) error {
-				g.WriteStdout()
+				g.WriteStdout(nil)
 				done = true
 				return nil
 			}, "printer")
@@ -173,6 +173,38 @@ func TestPrintFirstCost(t *testing.T) {
 		}
 		if !slices.Equal(begins, tc.want) {
 			t.Errorf("print_first %d: the two lines' write(2) at %v, want %v", tc.costs.Dists[CostPrintFirst].Median(), begins, tc.want)
+		}
+	}
+}
+
+// print_first comes before the line goes out: while the run's first line
+// pays it on one P, a line printed on another P goes out first, as in Go,
+// where the first fmt.Println's work precedes its write(2).
+func TestPrintFirstBeforeLine(t *testing.T) {
+	for _, tc := range []struct {
+		costs *Costs
+		want  string
+	}{
+		{costsOf(CostWrite, 1000, CostPrintFirst, 50_000), "printer main"},
+		{costsOf(CostWrite, 1000), "main printer"},
+	} {
+		var lines []string
+		events(t, Config{Procs: 2, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
+			done := false
+			g.Go(func(g *G) error {
+				g.WriteStdout(func() { lines = append(lines, "printer") })
+				done = true
+				return nil
+			}, "printer")
+			g.Go(func(g *G) error { return nil }, "other") // the printer to the ring, for P1 to steal
+			g.WriteStdout(func() { lines = append(lines, "main") })
+			for !done {
+				g.Gosched()
+			}
+			return nil
+		})
+		if got := strings.Join(lines, " "); got != tc.want {
+			t.Errorf("print_first %d: lines out in order %q, want %q", tc.costs.Dists[CostPrintFirst].Median(), got, tc.want)
 		}
 	}
 }

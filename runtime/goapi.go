@@ -272,18 +272,25 @@ func (g *G) syscall(d int64, timer bool) {
 // fmt.Println does (os.(*File).Write → poll.(*FD).Write → syscall.Write,
 // between entersyscall and exitsyscall): a Syscall lasting the profile's
 // write cost. The language calls it for each printed line only when asked
-// to (--print=syscall); the line itself is the language's to write.
+// to (--print=syscall); the line itself is the language's to write, in out,
+// which WriteStdout calls as the system call starts: the kernel has the
+// line then, and a write by another thread after it comes after it (the
+// pipe's lock orders them). out may be nil.
 //
 // The run's first line pays the profile's print_first before its call, as
-// the G's own CPU time: a young process's first fmt.Println allocates its
-// printer and takes os.Stdout's first write path, 50µs of first touches
-// where a later line takes 2µs.
-func (g *G) WriteStdout() {
+// the G's own CPU time, and so before out: a young process's first
+// fmt.Println allocates its printer and touches fmt's code and data for
+// the first time, 30-50µs where a later line takes 2µs, and a line that
+// another G prints meanwhile goes out first.
+func (g *G) WriteStdout(out func()) {
 	g.check()
 	m := g.m
 	if !m.printed {
 		m.printed = true
 		g.spendCost(CostPrintFirst)
+	}
+	if out != nil {
+		out()
 	}
 	g.Syscall(m.costOf(CostWrite))
 }
