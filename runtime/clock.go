@@ -71,6 +71,7 @@ func (m *Machine) initCosts() {
 		m.fastPaths[i] = !c.Dists[k].IsZero()
 	}
 	m.timerFirst = !c.Dists[CostTimerFirst].IsZero()
+	m.printPFirst = !c.Dists[CostPrintPFirst].IsZero()
 	m.stepPs = !c.Dists[CostStepPs].IsZero() || m.stepKinds
 	m.stepCosts = m.stepPs || !c.Dists[CostStep].IsZero()
 	m.sampleCosts = m.cfg.Perturb.SampleCosts && !c.IsZero()

@@ -209,6 +209,65 @@ func TestPrintFirstBeforeLine(t *testing.T) {
 	}
 }
 
+// print_p_first: the first line printed on a P other than main's pays it
+// before the line goes out, once a P; main's P's first line does not.
+// write_first: the run's first write(2) lasts it, in place of write.
+func TestPrintPFirstAndWriteFirst(t *testing.T) {
+	type line struct {
+		who string
+		p   int32
+		at  int64
+	}
+	for _, tc := range []struct {
+		costs    *Costs
+		want     []line
+		syscalls []int64 // each write's GoSyscallBegin time and length
+	}{
+		{costsOf(CostWrite, 1000, CostWriteFirst, 30_000, CostPrintPFirst, 40_000),
+			[]line{{"main", 0, 0}, {"printer", 1, 40_000}, {"printer", 1, 41_000}},
+			[]int64{0, 30_000, 40_000, 1000, 41_000, 1000}},
+		{costsOf(CostWrite, 1000),
+			[]line{{"main", 0, 0}, {"printer", 1, 0}, {"printer", 1, 1000}},
+			[]int64{0, 1000, 0, 1000, 1000, 1000}},
+	} {
+		var lines []line
+		out := func(g *G, who string) func() {
+			return func() { lines = append(lines, line{who, g.mp.p.id, g.m.now}) }
+		}
+		evs := events(t, Config{Procs: 2, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
+			done := false
+			g.Go(func(g *G) error {
+				g.WriteStdout(out(g, "printer"))
+				g.WriteStdout(out(g, "printer"))
+				done = true
+				return nil
+			}, "printer")
+			g.Go(func(g *G) error { return nil }, "other") // the printer to the ring, for P1 to steal
+			g.WriteStdout(out(g, "main"))
+			for !done {
+				g.Work(500)
+			}
+			return nil
+		})
+		if !slices.Equal(lines, tc.want) {
+			t.Errorf("print_p_first %d: lines out %v, want %v", tc.costs.Dists[CostPrintPFirst].Median(), lines, tc.want)
+		}
+		var syscalls []int64
+		begin := map[int64]int64{}
+		for _, ev := range evs {
+			switch ev.Kind {
+			case EvGoSyscallBegin:
+				begin[ev.G] = ev.Time
+			case EvGoSyscallEnd:
+				syscalls = append(syscalls, begin[ev.G], ev.Time-begin[ev.G])
+			}
+		}
+		if !slices.Equal(syscalls, tc.syscalls) {
+			t.Errorf("write_first %d: writes (begin, length) %v, want %v", tc.costs.Dists[CostWriteFirst].Median(), syscalls, tc.syscalls)
+		}
+	}
+}
+
 // park_m/goexit0 → schedule → execute: after a G blocks or exits, the next G
 // starts a switch cost later; after Gosched (goschedImpl), a gosched cost
 // later.

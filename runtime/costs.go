@@ -74,6 +74,17 @@
 //	                 the printing G's CPU time by G.WriteStdout, only on
 //	                 the run's first line (--print=syscall). Optional in a
 //	                 profile: one without it charges nothing more
+//	print_p_first    the first printed line on a P other than the one
+//	                 main.main began on, before its write(2): that P's
+//	                 first allocations (its mcache and stack cache are
+//	                 empty), charged as the printing G's CPU time by
+//	                 G.WriteStdout after print_first (--print=syscall).
+//	                 Optional in a profile: one without it charges
+//	                 nothing more
+//	write_first      the write(2) of the run's first printed line (a
+//	                 fresh pipe's first page, the reader's first wake-up),
+//	                 in place of write. Optional in a profile: one
+//	                 without it charges write
 //	step_ps          a step of the goroutine's code in picoseconds: what
 //	                 step says rounded up to a whole ns, kept whole.
 //	                 Optional in a profile; one that has it charges it
@@ -211,6 +222,8 @@ const (
 	CostStallWake                        // the first stall of a thread after it woke (default: stall)
 	CostStallWakeAt                      // a woken thread's running time until its first stall (default: stall_every)
 	CostSwitchWake                       // an M's first switch after it woke from stopm or netpoll (default: switch)
+	CostPrintPFirst                      // a P's first printed line's work before its write(2), but main's P's
+	CostWriteFirst                       // the write(2) of the run's first printed line (default: write)
 	NumCosts                             // the number of costs
 )
 
@@ -223,7 +236,7 @@ var costNames = [NumCosts]string{
 	"step_ps_map", "step_ps_append", "step_ps_call", "step_ps_format",
 	"chan_op", "sync_op", "notewakeup", "step_ps_cell", "timer_first",
 	"init_runtime", "init_packages", "init_after", "stall_wake", "stall_wake_at",
-	"switch_wake",
+	"switch_wake", "print_p_first", "write_first",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
@@ -238,6 +251,8 @@ func optionalCost(k CostKind) bool {
 		return true
 	case CostInitRuntime, CostInitPackages, CostInitAfter, CostStallWake, CostStallWakeAt, CostSwitchWake:
 		return true
+	case CostPrintPFirst, CostWriteFirst:
+		return true
 	}
 	return false
 }
@@ -248,7 +263,8 @@ func optionalCost(k CostKind) bool {
 // syscall_timer_late is timer_late, a step of a kind (step_ps_plain, ...)
 // is step_ps, a cell's (step_ps_cell) an index's, a woken thread's
 // first stall (stall_wake, stall_wake_at) any stall (stall, stall_every),
-// and its first switch (switch_wake) any switch.
+// its first switch (switch_wake) any switch, and the first line's write
+// (write_first) any write.
 // So a profile written before them schedules as it did.
 func (c *Costs) charged(k CostKind) CostKind {
 	if c.Dists[k].IsZero() {
@@ -268,6 +284,8 @@ func (c *Costs) charged(k CostKind) CostKind {
 			return CostStallEvery
 		case CostSwitchWake:
 			return CostSwitch
+		case CostWriteFirst:
+			return CostWrite
 		}
 	}
 	return k

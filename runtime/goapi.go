@@ -281,7 +281,12 @@ func (g *G) syscall(d int64, timer bool) {
 // the G's own CPU time, and so before out: a young process's first
 // fmt.Println allocates its printer and touches fmt's code and data for
 // the first time, 30-50µs where a later line takes 2µs, and a line that
-// another G prints meanwhile goes out first.
+// another G prints meanwhile goes out first. The first line printed on a
+// P other than the one main.main began on pays print_p_first too, then:
+// that P's mcache and stack cache are empty, and its first allocations
+// take spans from the heap (a P that runs no Go code before it, unlike
+// main's, which ran the package inits). The first write(2) lasts
+// write_first in place of write.
 func (g *G) WriteStdout(out func()) {
 	g.check()
 	m := g.m
@@ -289,10 +294,21 @@ func (g *G) WriteStdout(out func()) {
 		m.printed = true
 		g.spendCost(CostPrintFirst)
 	}
+	if pp := g.mp.p; !pp.printed {
+		pp.printed = true
+		if m.printPFirst && pp.id != m.mainP {
+			g.spendCost(CostPrintPFirst)
+		}
+	}
 	if out != nil {
 		out()
 	}
-	g.Syscall(m.costOf(CostWrite))
+	k := CostWrite
+	if !m.wrote {
+		m.wrote = true
+		k = CostWriteFirst
+	}
+	g.Syscall(m.costOf(k))
 }
 
 // GOMAXPROCS sets the number of Ps to n and returns the previous number;

@@ -269,6 +269,9 @@ type Machine struct {
 	fastPaths   [numFastPaths]bool // the profile charges chan_op, sync_op, notewakeup (G.fastPath)
 	wakerDebt   int64              // ns of notewakeup that the scheduler's code owes in this action, for the G it runs next (startm, execute)
 	printed     bool               // a line has been printed (WriteStdout): print_first is paid
+	wrote       bool               // a printed line's write(2) has begun: write_first is paid
+	printPFirst bool               // the profile charges print_p_first
+	mainP       int32              // the P main.main began on: its first line pays no print_p_first
 	timerFirst  bool               // the profile charges timer_first and no timer was armed yet (netpollGenericInit)
 	quantum     uint64             // cfg.Quantum, or DefaultQuantum
 	sliceSteps  uint64             // cfg.SliceSteps, or DefaultSliceSteps

@@ -201,6 +201,8 @@ type P struct {
 	gcAssistTime         int64 // ns of assists on this P not yet told to the limiter (pp.gcAssistTime)
 
 	limiterEvent limiterEvent // the GC CPU limiter's event open on this P (mgclimit.go)
+
+	printed bool // a line has been printed on it (WriteStdout): print_p_first is paid
 }
 
 // sysmontick is what sysmon remembers about a P between its ticks.

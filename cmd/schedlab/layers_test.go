@@ -109,6 +109,7 @@ var layers = map[string]int{
 	"bench/faithfulness/spawntimes":        layerCommands,
 	"bench/faithfulness/waketimes":         layerCommands,
 	"bench/faithfulness/wakestall":         layerCommands,
+	"bench/faithfulness/printtimes":        layerCommands,
 	"bench/faithfulness/samples":           layerCommands,
 	"bench/faithfulness/profiles/derive":   layerCommands,
 	"bench/faithfulness/timeslice":         layerCommands,
