@@ -268,6 +268,44 @@ func TestPrintPFirstAndWriteFirst(t *testing.T) {
 	}
 }
 
+// sysmon_late: sysmon's ticks last 20µs and the drawn lateness. A 100µs
+// system call with a G waiting on the only P spans two 20µs ticks, so
+// sysmon retakes the P (retake: the first tick notes the call, the
+// second hands the P off) and the waiting G starts during the call; with
+// 60µs late ticks (at 80 and 160µs) it spans one, and the G waits for
+// the call to end.
+func TestSysmonLate(t *testing.T) {
+	for _, tc := range []struct {
+		costs    *Costs
+		retaken  bool
+		waitedTo int64 // the waiting G starts no earlier
+	}{
+		{costsOf(CostSyscallEnter, 0), true, 40_000},
+		{costsOf(CostSysmonLate, 60_000), false, 100_000},
+	} {
+		evs := events(t, Config{Procs: 1, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
+			done := false
+			g.Go(func(g *G) error { done = true; return nil }, "waiting")
+			g.Syscall(100_000)
+			for !done {
+				g.Gosched()
+			}
+			return nil
+		})
+		retaken := false
+		for _, ev := range evs {
+			if ev.Kind == EvProcSteal {
+				retaken = true
+			}
+		}
+		start := firstEvent(t, evs, EvGoStart, 2)
+		if retaken != tc.retaken || start.Time < tc.waitedTo || !tc.retaken && start.Time != tc.waitedTo {
+			t.Errorf("sysmon_late %d: P retaken %v, the waiting G starts at %d; want retaken %v, at %d or later",
+				tc.costs.Dists[CostSysmonLate].Median(), retaken, start.Time, tc.retaken, tc.waitedTo)
+		}
+	}
+}
+
 // park_m/goexit0 → schedule → execute: after a G blocks or exits, the next G
 // starts a switch cost later; after Gosched (goschedImpl), a gosched cost
 // later.

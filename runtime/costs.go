@@ -85,6 +85,11 @@
 //	                 fresh pipe's first page, the reader's first wake-up),
 //	                 in place of write. Optional in a profile: one
 //	                 without it charges write
+//	sysmon_late      how late sysmon's usleep(delay) returns (the thread's
+//	                 timer slack and its wake-up), added to each of its
+//	                 sleeps between passes. Optional in a profile: one
+//	                 without it sleeps exactly 20µs (doubling when idle,
+//	                 to 10ms) and draws nothing
 //	step_ps          a step of the goroutine's code in picoseconds: what
 //	                 step says rounded up to a whole ns, kept whole.
 //	                 Optional in a profile; one that has it charges it
@@ -224,6 +229,7 @@ const (
 	CostSwitchWake                       // an M's first switch after it woke from stopm or netpoll (default: switch)
 	CostPrintPFirst                      // a P's first printed line's work before its write(2), but main's P's
 	CostWriteFirst                       // the write(2) of the run's first printed line (default: write)
+	CostSysmonLate                       // how late sysmon's usleep(delay) returns
 	NumCosts                             // the number of costs
 )
 
@@ -236,7 +242,7 @@ var costNames = [NumCosts]string{
 	"step_ps_map", "step_ps_append", "step_ps_call", "step_ps_format",
 	"chan_op", "sync_op", "notewakeup", "step_ps_cell", "timer_first",
 	"init_runtime", "init_packages", "init_after", "stall_wake", "stall_wake_at",
-	"switch_wake", "print_p_first", "write_first",
+	"switch_wake", "print_p_first", "write_first", "sysmon_late",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
@@ -251,7 +257,7 @@ func optionalCost(k CostKind) bool {
 		return true
 	case CostInitRuntime, CostInitPackages, CostInitAfter, CostStallWake, CostStallWakeAt, CostSwitchWake:
 		return true
-	case CostPrintPFirst, CostWriteFirst:
+	case CostPrintPFirst, CostWriteFirst, CostSysmonLate:
 		return true
 	}
 	return false

@@ -271,6 +271,7 @@ type Machine struct {
 	printed     bool               // a line has been printed (WriteStdout): print_first is paid
 	wrote       bool               // a printed line's write(2) has begun: write_first is paid
 	printPFirst bool               // the profile charges print_p_first
+	sysmonLate  bool               // the profile charges sysmon_late: sysmon's sleeps are late
 	mainP       int32              // the P main.main began on: its first line pays no print_p_first
 	timerFirst  bool               // the profile charges timer_first and no timer was armed yet (netpollGenericInit)
 	quantum     uint64             // cfg.Quantum, or DefaultQuantum

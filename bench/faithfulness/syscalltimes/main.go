@@ -28,6 +28,13 @@
 // ("println 35120 2210 ..."); -summarize gives the quantiles of the first
 // call and of the others: what a young process's first printed line
 // costs against a warm one's.
+//
+// With -usleep N it times N nanosleep(20µs) calls in a row, sysmon's
+// shortest sleep (usleep(20) is that system call on Linux), while another
+// goroutine spins when GOMAXPROCS is 2 or more, and prints how late each
+// returned ("usleep 61020 55432 ..."); -summarize gives their quantiles
+// and the profile's sysmon_late entry: the timer slack that makes
+// sysmon's 20µs ticks longer.
 package main
 
 import (
@@ -35,6 +42,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,6 +59,7 @@ func main() {
 	summarize := flag.String("summarize", "", "summarize the recording in `FILE` instead of running (the files named after the flags too, pooled)")
 	sleeps := flag.Int("nanosleep", 0, "time `N` nanosleep(1ms) calls in a row instead of the race")
 	prints := flag.Int("println", 0, "time `N` fmt.Println calls in a row instead of the race")
+	usleeps := flag.Int("usleep", 0, "time `N` nanosleep(20µs) calls in a row, sysmon's usleep(20), instead of the race")
 	flag.Parse()
 	if *summarize != "" {
 		samples.Summarize("syscalltimes", append([]string{*summarize}, flag.Args()...), summary)
@@ -62,6 +71,10 @@ func main() {
 	}
 	if *prints > 0 {
 		printlns(*prints)
+		return
+	}
+	if *usleeps > 0 {
+		usleep20s(*usleeps)
 		return
 	}
 	race()
@@ -95,6 +108,34 @@ func nanosleeps(n int) {
 		syscall.Nanosleep(&ts, nil)
 		fmt.Fprintf(&b, " %d", time.Since(t)-time.Millisecond)
 	}
+	fmt.Println(b.String())
+}
+
+// sysmonSleep is sysmon's shortest sleep, usleep(20).
+const sysmonSleep = 20 * time.Microsecond
+
+// usleep20s prints the -usleep line: how late each of n nanosleep(20µs)
+// calls returned, in ns, as sysmon's usleep(20) sleeps (runtime.usleep is
+// the nanosleep system call on Linux). With GOMAXPROCS 2 or more another
+// goroutine spins meanwhile, as a program's goroutines run while sysmon
+// watches them.
+func usleep20s(n int) {
+	var stop atomic.Bool
+	if goruntime.GOMAXPROCS(0) > 1 {
+		go func() {
+			for !stop.Load() {
+			}
+		}()
+	}
+	var b strings.Builder
+	b.WriteString("usleep")
+	for range n {
+		ts := syscall.NsecToTimespec(int64(sysmonSleep))
+		t := time.Now()
+		syscall.Nanosleep(&ts, nil)
+		fmt.Fprintf(&b, " %d", time.Since(t)-sysmonSleep)
+	}
+	stop.Store(true)
 	fmt.Println(b.String())
 }
 
@@ -145,7 +186,7 @@ func race() {
 // the intervals between their marks.
 func summary(r io.Reader, w io.Writer) error {
 	outcomes := map[string]int{}
-	var sleep, bAfterY, yStart, bEndMinusYRet, late, firstPrint, laterPrint []int64
+	var sleep, bAfterY, yStart, bEndMinusYRet, late, usleepLate, firstPrint, laterPrint []int64
 	n := 0
 	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
@@ -168,13 +209,17 @@ func summary(r io.Reader, w io.Writer) error {
 			}
 			continue
 		}
-		if f[0] == "nanosleep" {
+		if f[0] == "nanosleep" || f[0] == "usleep" {
 			for _, x := range f[1:] {
 				v, err := strconv.ParseInt(x, 10, 64)
 				if err != nil {
 					return fmt.Errorf("line %d: %v", line, err)
 				}
-				late = append(late, v)
+				if f[0] == "usleep" {
+					usleepLate = append(usleepLate, v)
+				} else {
+					late = append(late, v)
+				}
 			}
 			continue
 		}
@@ -217,6 +262,14 @@ func summary(r io.Reader, w io.Writer) error {
 			}
 			fmt.Fprintf(w, "print_first for a costs profile (less the later calls' median, %dns; p100 the p99.5): {\"n\": %d, \"quantiles\": %s}\n", later, len(extra), samples.Format(samples.Capped(extra)))
 		}
+		return nil
+	}
+	if len(usleepLate) > 0 {
+		if n > 0 || len(late) > 0 {
+			return fmt.Errorf("-usleep lines and other lines in one recording")
+		}
+		fmt.Fprintf(w, "nanosleep(20µs) past 20µs, ns, n %d, quantiles 0%%, 5%%, ..., 100%%: %s\n", len(usleepLate), samples.Format(samples.Quantiles(usleepLate)))
+		fmt.Fprintf(w, "sysmon_late for a costs profile (p100 the p99.5): {\"n\": %d, \"quantiles\": %s}\n", len(usleepLate), samples.Format(samples.Capped(usleepLate)))
 		return nil
 	}
 	if len(late) > 0 {

@@ -63,3 +63,22 @@ func TestSummaryPrintln(t *testing.T) {
 		t.Error("println and nanosleep lines in one recording summarized, want an error")
 	}
 }
+
+func TestSummaryUsleep(t *testing.T) {
+	rec := "# header\nusleep 70000 72000 74000\nusleep 60000\n"
+	var out strings.Builder
+	if err := summary(strings.NewReader(rec), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"nanosleep(20µs) past 20µs, ns, n 4,",
+		`sysmon_late for a costs profile (p100 the p99.5): {"n": 4, "quantiles": [60000, 60000, 60000, 60000, 60000, 60000, 60000, 70000, 70000, 70000, 70000, 70000, 70000, 70000, 72000, 72000, 72000, 72000, 72000, 72000, 72000]}`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary:\n%s\nwant it to contain %q", out.String(), want)
+		}
+	}
+	if err := summary(strings.NewReader("usleep 1\nnanosleep 2\n"), &out); err == nil {
+		t.Error("usleep and nanosleep lines in one recording: no error")
+	}
+}
