@@ -268,20 +268,17 @@ func TestPrintPFirstAndWriteFirst(t *testing.T) {
 	}
 }
 
-// sysmon_late: sysmon's ticks last 20µs and the drawn lateness. A 100µs
-// system call with a G waiting on the only P spans two 20µs ticks, so
-// sysmon retakes the P (retake: the first tick notes the call, the
-// second hands the P off) and the waiting G starts during the call; with
-// 60µs late ticks (at 80 and 160µs) it spans one, and the G waits for
-// the call to end.
+// sysmon_late: sysmon's ticks last 20µs and the drawn lateness. A G
+// waiting on the only P behind the P's first system call starts when
+// sysmon's first pass retakes the P (TestSyscallTickRetake): at 20µs, or
+// with 60µs late ticks at 80µs.
 func TestSysmonLate(t *testing.T) {
 	for _, tc := range []struct {
-		costs    *Costs
-		retaken  bool
-		waitedTo int64 // the waiting G starts no earlier
+		costs *Costs
+		start int64
 	}{
-		{costsOf(CostSyscallEnter, 0), true, 40_000},
-		{costsOf(CostSysmonLate, 60_000), false, 100_000},
+		{costsOf(CostSyscallEnter, 0), 20_000},
+		{costsOf(CostSysmonLate, 60_000), 80_000},
 	} {
 		evs := events(t, Config{Procs: 1, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
 			done := false
@@ -292,16 +289,40 @@ func TestSysmonLate(t *testing.T) {
 			}
 			return nil
 		})
-		retaken := false
-		for _, ev := range evs {
-			if ev.Kind == EvProcSteal {
-				retaken = true
-			}
+		if start := firstEvent(t, evs, EvGoStart, 2); start.Time != tc.start {
+			t.Errorf("sysmon_late %d: the waiting G starts at %d, want %d", tc.costs.Dists[CostSysmonLate].Median(), start.Time, tc.start)
 		}
-		start := firstEvent(t, evs, EvGoStart, 2)
-		if retaken != tc.retaken || start.Time < tc.waitedTo || !tc.retaken && start.Time != tc.waitedTo {
-			t.Errorf("sysmon_late %d: P retaken %v, the waiting G starts at %d; want retaken %v, at %d or later",
-				tc.costs.Dists[CostSysmonLate].Median(), retaken, start.Time, tc.retaken, tc.waitedTo)
+	}
+}
+
+// reentersyscall does not bump pp.syscalltick; exitsyscall does. So the
+// first sysmon pass (20µs) that finds a P in its first system call retakes
+// it at once, its tick being the one noted (none); after a call has ended
+// on the P, the first pass notes the new tick and the second (40µs)
+// retakes it. Mirrors retake's syscalltick test.
+func TestSyscallTickRetake(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		before bool  // a short system call ends on the P first
+		start  int64 // when the waiting G starts
+	}{
+		{"first call", false, 20_000},
+		{"after a call", true, 40_000},
+	} {
+		evs := events(t, Config{Procs: 1, Costs: costsOf(CostSyscallEnter, 0)}, func(g *G, log func(string, ...any)) error {
+			if tc.before {
+				g.Syscall(1)
+			}
+			done := false
+			g.Go(func(g *G) error { done = true; return nil }, "waiting")
+			g.Syscall(100_000)
+			for !done {
+				g.Gosched()
+			}
+			return nil
+		})
+		if start := firstEvent(t, evs, EvGoStart, 2); start.Time != tc.start {
+			t.Errorf("%s: the waiting G starts at %d, want %d (sysmon's pass that retakes the P)", tc.name, start.Time, tc.start)
 		}
 	}
 }

@@ -1094,12 +1094,16 @@ func (m *Machine) ready(gp *G, pp *P, by *G, next bool) {
 
 // entersyscall moves the running G into a system call lasting d: the G is
 // _Gsyscall, its P is _Psyscall and has no M, and sysmon may retake it.
+// The call is not counted in pp.syscalltick here: reentersyscall only
+// copies the tick to the M, and exitsyscall (or retake's takeP) bumps it.
+// So a sysmon pass that finds a P in a system call, with no call ended on
+// it since the pass that noted its tick (its first call, say), retakes it
+// at once; otherwise it notes the tick and retakes at the next pass.
 // Mirrors entersyscall/reentersyscall.
 func (m *Machine) entersyscall(gp *G, d int64) {
 	mp := gp.mp
 	pp := mp.p
 	casgstatus(gp, Grunning, Gsyscall)
-	pp.syscalltick++
 	pp.status = Psyscall
 	pp.m = nil
 	mp.p = nil
@@ -1145,9 +1149,11 @@ func (m *Machine) exitsyscall(gp *G) {
 	// before it goes on the global queue and its M parks.
 	casgstatus(gp, Gsyscall, Grunning)
 	casgstatus(gp, Grunning, Grunnable)
-	m.emit(EvGoSyscallEnd, nil, mp, gp, nil, -1, 0, "no p")
 	m.dropg(gp)
 	m.globrunqput(gp)
+	// Reported once the G is on the global queue, so that a REPL paused
+	// at the event shows it there, not as its M's runnable curg.
+	m.emit(EvGoSyscallEnd, nil, mp, gp, nil, -1, 0, "no p")
 	m.stopm(mp)
 }
 
@@ -1363,6 +1369,7 @@ func (m *Machine) retake() int {
 				continue
 			}
 			pp.status = Pidle
+			pp.syscalltick++ // takeP
 			m.emit(EvProcSteal, pp, nil, nil, nil, -1, 0, "")
 			n++
 			m.handoffp(pp)

@@ -540,10 +540,11 @@ func TestSyscallHandoffWithWork(t *testing.T) {
 	if res.Outcome != Exited {
 		t.Fatal(res.Outcome, res.Err)
 	}
-	// sys (runnext) enters its syscall at 0 with worker queued: sysmon
-	// sees it at its first tick (20µs) and retakes it at the second (40µs),
-	// so worker finishes at 1040µs on a new M.
-	if want := "worker done at 1040us\nsyscall done at 5000us\n"; out != want {
+	// sys (runnext) enters its syscall at 0 with worker queued: it is the
+	// P's first system call, so its syscalltick is the one sysmon noted
+	// (none; reentersyscall does not bump it), and sysmon retakes the P at
+	// its first tick (20µs): worker finishes at 1020µs on a new M.
+	if want := "worker done at 1020us\nsyscall done at 5000us\n"; out != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
 	if threads != 2 {

@@ -35,6 +35,12 @@
 // returned ("usleep 61020 55432 ..."); -summarize gives their quantiles
 // and the profile's sysmon_late entry: the timer slack that makes
 // sysmon's 20µs ticks longer.
+//
+// With -retake, run at GOMAXPROCS 1, it times how soon a goroutine that
+// waits in the P's queue behind another's 2ms nanosleep starts: sysmon's
+// retake of the P and the hand-off to another thread ("retake 80123");
+// -summarize gives the quantiles. Compare schedlab's with
+// bench/faithfulness/syscalltimes/retake.star.
 package main
 
 import (
@@ -60,6 +66,7 @@ func main() {
 	sleeps := flag.Int("nanosleep", 0, "time `N` nanosleep(1ms) calls in a row instead of the race")
 	prints := flag.Int("println", 0, "time `N` fmt.Println calls in a row instead of the race")
 	usleeps := flag.Int("usleep", 0, "time `N` nanosleep(20µs) calls in a row, sysmon's usleep(20), instead of the race")
+	retakes := flag.Bool("retake", false, "time how soon a goroutine waiting behind a 2ms nanosleep starts (sysmon's retake), instead of the race")
 	flag.Parse()
 	if *summarize != "" {
 		samples.Summarize("syscalltimes", append([]string{*summarize}, flag.Args()...), summary)
@@ -75,6 +82,10 @@ func main() {
 	}
 	if *usleeps > 0 {
 		usleep20s(*usleeps)
+		return
+	}
+	if *retakes {
+		retake()
 		return
 	}
 	race()
@@ -139,6 +150,31 @@ func usleep20s(n int) {
 	fmt.Println(b.String())
 }
 
+// retake prints the -retake line: how long after a goroutine began a 2ms
+// nanosleep another goroutine, waiting in the same P's queue, started, in
+// ns. Run at GOMAXPROCS 1 the waiting goroutine can start only once
+// sysmon retakes the P (retake, handoffp, startm): main spawns it first
+// and the sleeper last, so that the sleeper runs from runnext when main
+// blocks.
+func retake() {
+	var began, started time.Duration
+	t0 := time.Now()
+	done := make(chan bool)
+	go func() {
+		started = time.Since(t0)
+		done <- true
+	}()
+	go func() {
+		began = time.Since(t0)
+		ts := syscall.NsecToTimespec(int64(2 * time.Millisecond))
+		syscall.Nanosleep(&ts, nil)
+		done <- true
+	}()
+	<-done
+	<-done
+	fmt.Println(samples.Line("retake", []int64{int64(started - began)}))
+}
+
 // race runs the program once and prints its line.
 func race() {
 	var (
@@ -186,7 +222,7 @@ func race() {
 // the intervals between their marks.
 func summary(r io.Reader, w io.Writer) error {
 	outcomes := map[string]int{}
-	var sleep, bAfterY, yStart, bEndMinusYRet, late, usleepLate, firstPrint, laterPrint []int64
+	var sleep, bAfterY, yStart, bEndMinusYRet, late, usleepLate, retakeAt, firstPrint, laterPrint []int64
 	n := 0
 	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
@@ -206,6 +242,16 @@ func summary(r io.Reader, w io.Writer) error {
 				} else {
 					laterPrint = append(laterPrint, v)
 				}
+			}
+			continue
+		}
+		if f[0] == "retake" {
+			for _, x := range f[1:] {
+				v, err := strconv.ParseInt(x, 10, 64)
+				if err != nil {
+					return fmt.Errorf("line %d: %v", line, err)
+				}
+				retakeAt = append(retakeAt, v)
 			}
 			continue
 		}
@@ -262,6 +308,13 @@ func summary(r io.Reader, w io.Writer) error {
 			}
 			fmt.Fprintf(w, "print_first for a costs profile (less the later calls' median, %dns; p100 the p99.5): {\"n\": %d, \"quantiles\": %s}\n", later, len(extra), samples.Format(samples.Capped(extra)))
 		}
+		return nil
+	}
+	if len(retakeAt) > 0 {
+		if n > 0 || len(late) > 0 || len(usleepLate) > 0 {
+			return fmt.Errorf("-retake lines and other lines in one recording")
+		}
+		fmt.Fprintf(w, "the waiting goroutine's start after the nanosleep began, ns, n %d, quantiles 0%%, 5%%, ..., 100%%: %s\n", len(retakeAt), samples.Format(samples.Quantiles(retakeAt)))
 		return nil
 	}
 	if len(usleepLate) > 0 {

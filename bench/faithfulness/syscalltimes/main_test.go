@@ -82,3 +82,13 @@ func TestSummaryUsleep(t *testing.T) {
 		t.Error("usleep and nanosleep lines in one recording: no error")
 	}
 }
+
+func TestSummaryRetake(t *testing.T) {
+	var out strings.Builder
+	if err := summary(strings.NewReader("# header\nretake 80000\nretake 35000\n"), &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := "the waiting goroutine's start after the nanosleep began, ns, n 2,"; !strings.Contains(out.String(), want) {
+		t.Errorf("summary:\n%s\nwant it to contain %q", out.String(), want)
+	}
+}
