@@ -141,6 +141,7 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		c.gcPauses,
 		c.gcMark,
 		c.write,
+		c.sysmonLate,
 		c.step,
 		c.fastPaths,
 		c.startup,
@@ -156,6 +157,7 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		fmt.Sprintf("steal_pass: a quarter of a spinning M's findRunnable that found nothing (%d passes), less those as long as runqgrab's shortest usleep(3), which slept in it (runnext_sleep); ", stealTries) +
 		fmt.Sprintf("gc_mark_mib: runtime/metrics' mark CPU (assist, dedicated, fractional, idle) over the cycle's scan work, forced cycles of a %d MiB heap of pointer blocks at GOMAXPROCS 1; ", gcMarkBlock*gcMarkBlocks>>20) +
 		fmt.Sprintf("write: a raw write(2) of a %d-byte line to a pipe, by the probe's clock over %d lines; ", len(writeLine), writeBatch) +
+		"sysmon_late: how late a raw nanosleep(20us), sysmon's usleep(20), returns while another goroutine spins; " +
 		fmt.Sprintf("chan_op, sync_op: Go loops of %d operations of each kind alone, by the monotonic clock (fastpath.go); ", len(fastPathOps)) +
 		fmt.Sprintf("init_runtime, init_packages, init_after: GODEBUG=inittrace=1 of %d fresh processes of spawn_order built with the go command (startup.go), the runtime's init clock and the sums of the package inits before os's and from it on; ", startupRounds(c.opts.Runs)) +
 		fmt.Sprintf("malg_rank: the same processes' %d go statements by rank, the first from main.main's first statement (startup.go)", startupSpawns) + "\n"
@@ -533,6 +535,17 @@ func (c *calibration) write() error {
 		return fmt.Errorf("write: %w", err)
 	}
 	return c.add(Line{Cost: runtime.CostWrite, Method: "clock", Clock: int64(median(s["write"])), Factor: 1}, s["write"])
+}
+
+// sysmonLate measures sysmon_late, how late sysmon's usleep(20) returns,
+// by the probe's own clock (probeSysmonSleep), at GOMAXPROCS 2 or more so
+// that a goroutine spins meanwhile.
+func (c *calibration) sysmonLate() error {
+	n := c.opts.Runs
+	c.progress("sysmon_late: %d sleeps of 20µs, raw, beside a spinning goroutine", n)
+	defer goruntime.GOMAXPROCS(goruntime.GOMAXPROCS(c.procs))
+	s := probeSysmonSleep(n)
+	return c.add(Line{Cost: runtime.CostSysmonLate, Method: "clock", Clock: int64(median(s["usleep"])), Factor: 1}, s["usleep"])
 }
 
 // step measures a Starlark step, with the collector on: allocating

@@ -446,6 +446,31 @@ var writeLine = []byte("worker 3 done: 1234567\n")
 // recordings' `| sort`), and takes the time per call (class "write"):
 // the kernel's part of a print; the runtime's part is the syscall
 // probe's. The pipe is drained between rounds, outside the timing.
+// sysmonSleepNS is sysmon's shortest sleep, usleep(20), in ns.
+const sysmonSleepNS = 20 * 1000
+
+// probeSysmonSleep times rounds of sysmon's usleep(20) (usleep20) while
+// another goroutine spins, as a program's goroutines run while sysmon
+// watches them, and returns how late each returned, class "usleep".
+func probeSysmonSleep(rounds int) samples {
+	var stop atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		for !stop.Load() {
+		}
+		close(done)
+	}()
+	s := samples{}
+	for range rounds {
+		t0 := now()
+		usleep20()
+		s.add("usleep", now()-t0-sysmonSleepNS)
+	}
+	stop.Store(true)
+	<-done
+	return s
+}
+
 func probeWrite(rounds int) (samples, error) {
 	r, w, err := os.Pipe()
 	if err != nil {

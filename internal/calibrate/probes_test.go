@@ -267,3 +267,20 @@ func TestStepKindMedians(t *testing.T) {
 		t.Errorf("no samples: %+v, want medians of 0", got)
 	}
 }
+
+// The sysmon sleep probe times every round, and a nanosleep of 20µs never
+// returns early: broken if it timed nothing, or slept less than asked.
+func TestSysmonSleepProbe(t *testing.T) {
+	if !supported {
+		t.Skip("the probes run on Linux only")
+	}
+	const rounds = 20
+	s := probeSysmonSleep(rounds)
+	if len(s["usleep"]) != rounds {
+		t.Fatalf("%d samples of %d rounds", len(s["usleep"]), rounds)
+	}
+	if m := median(s["usleep"]); m < 0 {
+		t.Errorf("a 20µs sleep returned %.0fns early at the median", -m)
+	}
+	t.Logf("sysmon_late: median %.0fns", median(s["usleep"]))
+}

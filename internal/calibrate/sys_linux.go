@@ -56,6 +56,14 @@ func usleep3() {
 	syscall.RawSyscall(syscall.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
 }
 
+// usleep20 sleeps as sysmon's usleep(20) does: one raw nanosleep of 20µs
+// (sysmon runs without a P, so with no entersyscall), which the kernel's
+// timer slack stretches.
+func usleep20() {
+	ts := syscall.Timespec{Nsec: sysmonSleepNS}
+	syscall.RawSyscall(syscall.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
+}
+
 // machine describes this machine as uname, nproc and lscpu would.
 func machine(ncpu int) string {
 	model := "unknown CPU"

@@ -11,6 +11,7 @@ func threads() map[int64]bool      { return nil }
 func doSyscall()                   {}
 func rawSyscall()                  {}
 func usleep3()                     {}
+func usleep20()                    {}
 func rawWrite(uintptr, []byte) int { return 0 }
 func machine(ncpu int) string      { return "unknown" }
 func loadAverage() string          { return "unknown" }
