@@ -280,17 +280,8 @@ func TestSysmonLate(t *testing.T) {
 		{costsOf(CostSyscallEnter, 0), 20_000},
 		{costsOf(CostSysmonLate, 60_000), 80_000},
 	} {
-		evs := events(t, Config{Procs: 1, Costs: tc.costs}, func(g *G, log func(string, ...any)) error {
-			done := false
-			g.Go(func(g *G) error { done = true; return nil }, "waiting")
-			g.Syscall(100_000)
-			for !done {
-				g.Gosched()
-			}
-			return nil
-		})
-		if start := firstEvent(t, evs, EvGoStart, 2); start.Time != tc.start {
-			t.Errorf("sysmon_late %d: the waiting G starts at %d, want %d", tc.costs.Dists[CostSysmonLate].Median(), start.Time, tc.start)
+		if start := startBehindSyscall(t, tc.costs, false); start != tc.start {
+			t.Errorf("sysmon_late %d: the waiting G starts at %d, want %d", tc.costs.Dists[CostSysmonLate].Median(), start, tc.start)
 		}
 	}
 }
@@ -309,22 +300,31 @@ func TestSyscallTickRetake(t *testing.T) {
 		{"first call", false, 20_000},
 		{"after a call", true, 40_000},
 	} {
-		evs := events(t, Config{Procs: 1, Costs: costsOf(CostSyscallEnter, 0)}, func(g *G, log func(string, ...any)) error {
-			if tc.before {
-				g.Syscall(1)
-			}
-			done := false
-			g.Go(func(g *G) error { done = true; return nil }, "waiting")
-			g.Syscall(100_000)
-			for !done {
-				g.Gosched()
-			}
-			return nil
-		})
-		if start := firstEvent(t, evs, EvGoStart, 2); start.Time != tc.start {
-			t.Errorf("%s: the waiting G starts at %d, want %d (sysmon's pass that retakes the P)", tc.name, start.Time, tc.start)
+		if start := startBehindSyscall(t, costsOf(CostSyscallEnter, 0), tc.before); start != tc.start {
+			t.Errorf("%s: the waiting G starts at %d, want %d (sysmon's pass that retakes the P)", tc.name, start, tc.start)
 		}
 	}
+}
+
+// startBehindSyscall runs, on one P, a main that spawns a G and then makes
+// a 100µs system call, after a 1ns one when before is set, and returns
+// when the spawned G, waiting in the P's queue, started: when sysmon
+// retook the P.
+func startBehindSyscall(t *testing.T, costs *Costs, before bool) int64 {
+	t.Helper()
+	evs := events(t, Config{Procs: 1, Costs: costs}, func(g *G, log func(string, ...any)) error {
+		if before {
+			g.Syscall(1)
+		}
+		done := false
+		g.Go(func(g *G) error { done = true; return nil }, "waiting")
+		g.Syscall(100_000)
+		for !done {
+			g.Gosched()
+		}
+		return nil
+	})
+	return firstEvent(t, evs, EvGoStart, 2).Time
 }
 
 // park_m/goexit0 → schedule → execute: after a G blocks or exits, the next G
