@@ -540,6 +540,27 @@ func TestRunnextSleep(t *testing.T) {
 	}
 }
 
+// A clockGap is where a program's logged clock moved by more than a step.
+type clockGap struct {
+	at    int   // the line (0 for the first)
+	extra int64 // ns the clock moved to it more than the step
+}
+
+// clockGaps reads out, one clock reading a line from 0, and returns the
+// lines where the clock moved by more than step since the line before.
+func clockGaps(out string, step int64) []clockGap {
+	var gaps []clockGap
+	prev := int64(0)
+	for i, line := range strings.Fields(out) {
+		now, _ := strconv.ParseInt(line, 10, 64)
+		if d := now - prev; d > step {
+			gaps = append(gaps, clockGap{i, d - step})
+		}
+		prev = now
+	}
+	return gaps
+}
+
 // Perturb.Stalls: once a thread has run for stall_every, its next safe
 // point costs its P a stall, the G still running there (no other G starts
 // and none is switched). Without SampleCosts, a run that charges medians,
@@ -559,16 +580,11 @@ func TestStalls(t *testing.T) {
 		t.Fatalf("%v: %v", res.Outcome, res.Err)
 	}
 	var jumps []int
-	prev := int64(0)
-	for i, line := range strings.Fields(out) {
-		now, _ := strconv.ParseInt(line, 10, 64)
-		if now-prev > 1000 {
-			jumps = append(jumps, i)
-			if now-prev != 6000 {
-				t.Errorf("line %d: the clock moved %dns, want a step (1µs) and a stall (5µs)", i, now-prev)
-			}
+	for _, gp := range clockGaps(out, 1000) {
+		jumps = append(jumps, gp.at)
+		if gp.extra != 5000 {
+			t.Errorf("line %d: the clock moved %dns, want a step (1µs) and a stall (5µs)", gp.at, 1000+gp.extra)
 		}
-		prev = now
 	}
 	// The first safe point draws when the first stall is due: 10µs of
 	// running later, at the 11th, then after every 10 more steps.
@@ -618,13 +634,10 @@ func TestStallAfterWake(t *testing.T) {
 		t.Fatalf("%v: %v", res.Outcome, res.Err)
 	}
 	var stalls []string
-	prev := int64(0)
-	for i, line := range strings.Fields(out) {
-		now, _ := strconv.ParseInt(line, 10, 64)
-		if d := now - prev; d > 1000 && d < 500_000 {
-			stalls = append(stalls, fmt.Sprintf("%d:%d", i, d-1000))
+	for _, gp := range clockGaps(out, 1000) {
+		if gp.extra < 499_000 { // not the sleep
+			stalls = append(stalls, fmt.Sprintf("%d:%d", gp.at, gp.extra))
 		}
-		prev = now
 	}
 	// Round one: the first safe point draws 2µs, so the 3rd stalls 20µs;
 	// then every 10µs of running, 5µs. Round two, after the sleep: the

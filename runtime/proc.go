@@ -1186,19 +1186,21 @@ func (m *Machine) ensureSysmon() {
 	m.sysmonStarted = true
 	m.sysmonIdle = 0
 	m.sysmonDelay = m.sysmonNextDelay()
-	m.sysmonAfter(m.sysmonSleep(m.sysmonDelay))
+	m.sysmonUsleep(m.sysmonDelay)
 }
 
-// sysmonSleep is how long sysmon's usleep(d) lasts: d, and with a profile
-// that has sysmon_late a drawn lateness (the kernel's timer slack, 50µs
-// for a normal thread, and the thread's wake-up: 74µs at the median on
-// the 2-vCPU AMD EPYC host, so a tick takes about 95µs, not 20µs). A
-// sleep over several skipped passes (sysmonSkip) draws it once.
-func (m *Machine) sysmonSleep(d int64) int64 {
-	if !m.sysmonLate {
-		return d
+// sysmonUsleep queues sysmon's next pass after its usleep(d), which lasts
+// d and, with a profile that has sysmon_late, a drawn lateness (the
+// kernel's timer slack, 50µs for a normal thread, and the thread's
+// wake-up: 72µs at the median on the 2-vCPU AMD EPYC host, so a tick
+// takes about 92µs, not 20µs). A sleep over several skipped passes
+// (sysmonSkip) draws it once. Its deep sleep until a timer is no usleep
+// (notetsleep) and is queued with sysmonAfter alone.
+func (m *Machine) sysmonUsleep(d int64) {
+	if m.sysmonLate {
+		d = addWhen(d, m.costOf(CostSysmonLate))
 	}
-	return addWhen(d, m.costOf(CostSysmonLate))
+	m.sysmonAfter(d)
 }
 
 // sysmonNextDelay is the sleep at the top of sysmon's loop: 20µs, doubling
@@ -1248,7 +1250,7 @@ func (m *Machine) sysmon() {
 		m.sysmonIdle++
 	}
 	m.sysmonDelay = m.sysmonNextDelay()
-	m.sysmonAfter(m.sysmonSleep(m.sysmonSkip(m.sysmonDelay)))
+	m.sysmonUsleep(m.sysmonSkip(m.sysmonDelay))
 }
 
 // sysmonSkip returns how long sysmon sleeps before its next pass: d, or,
@@ -1311,7 +1313,7 @@ func (m *Machine) entersyscallWakeSysmon() {
 	m.sysmonWaiting = false
 	m.sysmonIdle = 0
 	m.sysmonDelay = sysmonMinDelay
-	m.sysmonAfter(m.sysmonSleep(m.sysmonDelay))
+	m.sysmonUsleep(m.sysmonDelay)
 }
 
 // resumeSysmon restarts a sysmon that went to sleep with no timer to wake
@@ -1329,7 +1331,7 @@ func (m *Machine) resumeSysmon() {
 func (m *Machine) restartSysmon() {
 	m.sysmonWaiting = false
 	m.sysmonDeep = false
-	m.sysmonAfter(m.sysmonSleep(m.sysmonDelay))
+	m.sysmonUsleep(m.sysmonDelay)
 }
 
 // nextTimer returns the earliest timer deadline over all Ps, or -1.
