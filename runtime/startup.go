@@ -96,7 +96,6 @@ func runtimeMain(main Func) Func {
 		// The package inits; os's SetFinalizer calls createfing.
 		g.initWork(CostInitPackages, packageInitWork)
 		g.goSystem(sysFinalizers, parkSystem("finalizer wait"))
-		g.initSyscalls()
 		g.initWork(CostInitAfter, packageInitAfter)
 		g.unlockOSThread()
 		// fn := main_main; fn()
@@ -176,16 +175,6 @@ type SystemTracker interface {
 	// runtime's own (isSystemGoroutine).
 	System(g int64)
 }
-
-// initSyscalls stands for the system calls os's init makes on main's P
-// (NewFile's fcntl on the standard files, through syscall.Syscall, so
-// between entersyscall and exitsyscall): each one's exitsyscall bumps the
-// P's syscalltick, which sysmon never noted, as each takes a
-// microsecond. So main's P's first system call in main.main is noted at
-// sysmon's first pass and retaken at the second, as a later call is; a P
-// that made none (another P's first call) is retaken at the first
-// (retake). They are too short to be charged or shown.
-func (g *G) initSyscalls() { g.mp.p.syscalltick++ }
 
 // initWork is the init code of cost k run by G1, when code takes time:
 // the profile's k when it has it, else d ns, the reference machine's.
