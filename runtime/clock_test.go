@@ -808,11 +808,16 @@ func TestStepsPreemptedBySysmon(t *testing.T) {
 }
 
 // Perturb.SampleCosts draws every cost from its distribution with the
-// run's PRNG: the woken M's wake-up varies with the seed, within the
-// distribution, and replays with it.
+// run's PRNG: the steal varies with the seed, within the distributions of
+// the costs on its way (the go statement, the new M's start and wake-up,
+// the thief's nap before it takes runnext), and replays with it.
 func TestSampleCosts(t *testing.T) {
 	costs := DefaultCosts()
 	w := costs.Dist(CostWakeup)
+	var most int64 // the latest the steal can come: every cost on its way at its largest
+	for _, k := range []CostKind{CostNewproc, CostMalg, CostNewm, CostWakeup, CostRunnextSleep, CostStealPass} {
+		most += costs.Dist(k).Quantiles[NumQuantiles-1]
+	}
 	stealAt := func(seed uint64, sample bool) int64 {
 		evs := events(t, Config{Procs: 2, Seed: seed, Costs: costs, Perturb: Perturb{SampleCosts: sample}}, func(g *G, log func(string, ...any)) error {
 			c, _ := g.Machine().NewChan(0)
@@ -830,8 +835,8 @@ func TestSampleCosts(t *testing.T) {
 		if again := stealAt(seed, true); again != at {
 			t.Fatalf("seed %d: stole at %d, then at %d", seed, at, again)
 		}
-		if at < w.Quantiles[0] || at > median+w.Quantiles[NumQuantiles-1] {
-			t.Errorf("seed %d: stole at %d, outside the wakeup distribution [%d, %d] plus the other costs", seed, at, w.Quantiles[0], w.Quantiles[NumQuantiles-1])
+		if at < w.Quantiles[0] || at > most {
+			t.Errorf("seed %d: stole at %d, outside [%d, %d]: the least wake-up, and every cost on the way at its largest", seed, at, w.Quantiles[0], most)
 		}
 		seen[at] = true
 	}
