@@ -15,24 +15,17 @@ import (
 // (examples/gobyexample: a Starlark script beside what its Go program
 // prints under the real runtime with one P, which lang's TestGoByExample
 // checks) with each printed line the write(2) it is in Go
-// (--print=syscall), on profiles/sysmon-late.json, the default with
-// sysmon's ticks as late as Go's: every twin must print its .want. Those
-// Go programs print with fmt.Println as they go, so each line is a system
-// call there too; on the default profile, whose sysmon ticks every 20µs,
-// some do not match: sysmon retakes the only P during a write
-// (docs/faithfulness.md, "sysmon's tick"). lang/testdata/faithful's twins
-// are not run so: their Go programs gather every line in a
-// strings.Builder and print it once at the end (its README), which
-// --print=free models.
+// (--print=syscall), on the default profile, whose sysmon ticks are as
+// late as Go's (sysmon_late): every twin must print its .want. Those Go
+// programs print with fmt.Println as they go, so each line is a system
+// call there too; with sysmon ticking every 20µs (the default before
+// sysmon_late), closing_channels, waitgroups and worker_pools do not
+// match: sysmon retakes the only P during a write (docs/faithfulness.md,
+// "sysmon's tick"). lang/testdata/faithful's twins are not run so: their
+// Go programs gather every line in a strings.Builder and print it once at
+// the end (its README), which --print=free models.
 func TestTwinsPrintSyscall(t *testing.T) {
-	data, err := os.ReadFile("profiles/sysmon-late.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	costs, err := runtime.ParseCosts("profiles/sysmon-late.json", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	costs := runtime.DefaultCosts()
 	stars, err := filepath.Glob("../../examples/gobyexample/*.star")
 	if err != nil {
 		t.Fatal(err)
