@@ -142,12 +142,12 @@ type Options struct {
 	// --gc-assist=off); the zero value keeps Go's assists.
 	GCNoAssist bool
 
-	// PrintSyscall makes every call of print, println and printf the
-	// system call it is in Go: after its text is written, the goroutine
-	// enters a write(2) that lasts the profile's write cost
-	// (runtime.G.WriteStdout, --print=syscall). The zero value keeps
-	// printing free, not a scheduling point.
-	PrintSyscall bool
+	// Print says what a call of print, println or printf costs
+	// (--print): the zero value, PrintAuto, makes it the system call it
+	// is in Go when the costs profile charges a write (the default
+	// profile does), and free under a profile that does not (nil, the
+	// zero profile).
+	Print PrintMode
 
 	// Params are the script's parameters by name, as text: what
 	// param(name, default) returns, converted to the default's type
@@ -169,6 +169,34 @@ type Options struct {
 	// that read the scheduler's state (--schedtrace snapshots). It must
 	// not run the Machine.
 	OnStart func(m *runtime.Machine)
+}
+
+// A PrintMode says what a printed line costs (Options.Print, --print).
+type PrintMode uint8
+
+const (
+	// PrintAuto is PrintSyscall when the costs profile charges a
+	// write(2) (runtime.CostWrite), PrintFree otherwise.
+	PrintAuto PrintMode = iota
+	// PrintFree: a line takes no time and is no scheduling point, as a
+	// Go program that gathers its lines in a buffer and prints them once.
+	PrintFree
+	// PrintSyscall: a line is the write(2) it is in Go, fmt.Println's:
+	// after its text goes out, the goroutine is in a system call that
+	// lasts the profile's write cost (runtime.G.WriteStdout).
+	PrintSyscall
+)
+
+// syscall reports whether mode p makes a printed line a system call
+// under profile c.
+func (p PrintMode) syscall(c *runtime.Costs) bool {
+	switch p {
+	case PrintSyscall:
+		return true
+	case PrintAuto:
+		return c != nil && !c.Dists[runtime.CostWrite].IsZero()
+	}
+	return false
 }
 
 // Result is how a script run ended.

@@ -26,12 +26,17 @@ import (
 //
 // and checks that NAME.want still says what Go does. The twin is run every
 // time; its binary is built once per set of sources (testbuild.Build).
-func TestFaithful(t *testing.T) { testFaithful(t, "testdata/faithful") }
+// These Go programs gather their lines in a strings.Builder and print it
+// once at the end (testdata/faithful/README.md), so the twins print free
+// (PrintFree, their directive's --print=free).
+func TestFaithful(t *testing.T) { testFaithful(t, "testdata/faithful", PrintFree) }
 
 // TestGoByExample does what TestFaithful does for examples/gobyexample:
 // every concurrency chapter of Go by Example, written with the builtins,
-// next to its Go program and what that program printed.
-func TestGoByExample(t *testing.T) { testFaithful(t, "../examples/gobyexample") }
+// next to its Go program and what that program printed. Those programs
+// print with fmt.Println as they go, so a line is the write(2) it is in
+// Go wherever the profile charges one (PrintAuto, the command's default).
+func TestGoByExample(t *testing.T) { testFaithful(t, "../examples/gobyexample", PrintAuto) }
 
 // A faithfulRun is one way a twin runs.
 type faithfulRun struct {
@@ -54,9 +59,10 @@ func faithfulRuns() []faithfulRun {
 	return runs
 }
 
-// testFaithful checks every NAME.star of dir against NAME.want, and unless
-// -short, NAME.go under the real runtime against NAME.want.
-func testFaithful(t *testing.T, dir string) {
+// testFaithful checks every NAME.star of dir against NAME.want, its lines
+// printed as mode says, and unless -short, NAME.go under the real
+// runtime against NAME.want.
+func testFaithful(t *testing.T, dir string, mode PrintMode) {
 	stars, err := filepath.Glob(filepath.Join(dir, "*.star"))
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +82,7 @@ func testFaithful(t *testing.T, dir string) {
 			for _, run := range faithfulRuns() {
 				t.Run("schedlab/"+run.name, func(t *testing.T) {
 					var stdout, stderr bytes.Buffer
-					res := RunFile(star, nil, Options{Procs: 1, Costs: run.costs, RuntimeMain: run.runtimeMain, Stdout: &stdout, Stderr: &stderr})
+					res := RunFile(star, nil, Options{Procs: 1, Costs: run.costs, RuntimeMain: run.runtimeMain, Print: mode, Stdout: &stdout, Stderr: &stderr})
 					if res.ExitCode != 0 {
 						t.Errorf("%s: exit status %d; stderr:\n%s", star, res.ExitCode, stderr.String())
 					} else if stderr.Len() != 0 {

@@ -104,22 +104,23 @@ type run struct {
 	// world goes on).
 	wrapGoroutine func(runtime.Func) runtime.Func
 
-	perturbed  bool                          // Options.Perturb may preempt at safe points
-	warnedNs   bool                          // the warning about a bare small int as a duration was given (smallDuration)
-	smallNs    map[posKey]bool               // calls whose duration is an int literal below 1000 (findSmallDurations)
-	sharedWhy  string                        // why goroutines may share a changing plain value, "" if they cannot (sharedPlainState)
-	cleanCalls map[lineCol][]cleanCall       // calls whose frame a state key can write out (findCleanCalls)
-	stepKinds  map[string][]runtime.StepKind // by file, the kind of the statement on each line (findStepKinds)
-	kindFile   string                        // the file stepKindAt looked up last
-	kindLines  []runtime.StepKind            // and its kinds by line
-	compiling  bool                          // Compile's run: it notes what any Run may need (the step kinds)
-	atCall     *starlark.Builtin             // with a Tracker, the builtin whose safe point atCallG is at (AppendStateKey)
-	atCallG    *goroutine
-	cleanSeen  []cleanSeen      // cleanAt's last answer by frame
-	steps      uint64           // steps of all goroutines, as of the last account
-	calls      map[callName]any // with a Tracker, each builtin's Call as Touch takes it (callKey)
-	recent     [8]recentCall    // the calls callKey answered last, looked at before calls
-	recentNext int              // the entry of recent to replace next
+	perturbed    bool                          // Options.Perturb may preempt at safe points
+	printSyscall bool                          // a printed line is a write(2) (Options.Print under Options.Costs)
+	warnedNs     bool                          // the warning about a bare small int as a duration was given (smallDuration)
+	smallNs      map[posKey]bool               // calls whose duration is an int literal below 1000 (findSmallDurations)
+	sharedWhy    string                        // why goroutines may share a changing plain value, "" if they cannot (sharedPlainState)
+	cleanCalls   map[lineCol][]cleanCall       // calls whose frame a state key can write out (findCleanCalls)
+	stepKinds    map[string][]runtime.StepKind // by file, the kind of the statement on each line (findStepKinds)
+	kindFile     string                        // the file stepKindAt looked up last
+	kindLines    []runtime.StepKind            // and its kinds by line
+	compiling    bool                          // Compile's run: it notes what any Run may need (the step kinds)
+	atCall       *starlark.Builtin             // with a Tracker, the builtin whose safe point atCallG is at (AppendStateKey)
+	atCallG      *goroutine
+	cleanSeen    []cleanSeen      // cleanAt's last answer by frame
+	steps        uint64           // steps of all goroutines, as of the last account
+	calls        map[callName]any // with a Tracker, each builtin's Call as Touch takes it (callKey)
+	recent       [8]recentCall    // the calls callKey answered last, looked at before calls
+	recentNext   int              // the entry of recent to replace next
 
 	stopped   atomic.Pointer[runtime.LimitError] // the host limit (wall clock, memory) that stopped the run
 	call      atomic.Int32                       // where the run's goroutine is, for an overrun: callNone, callParked, callDumping (overrun.go)
@@ -134,10 +135,11 @@ type run struct {
 
 func newRun(opts Options) *run {
 	r := &run{
-		opts:      opts,
-		stdout:    opts.Stdout,
-		modules:   make(map[string]*module),
-		perturbed: opts.Perturb.PreemptProb > 0 || opts.Perturb.PCTDepth > 0 || opts.Perturb.Stalls || opts.Chooser != nil,
+		opts:         opts,
+		stdout:       opts.Stdout,
+		modules:      make(map[string]*module),
+		perturbed:    opts.Perturb.PreemptProb > 0 || opts.Perturb.PCTDepth > 0 || opts.Perturb.Stalls || opts.Chooser != nil,
+		printSyscall: opts.Print.syscall(opts.Costs),
 	}
 	if r.stdout == nil {
 		r.stdout = io.Discard
@@ -258,8 +260,9 @@ func catchInternal(f func()) (ie *runtime.InternalError) {
 }
 
 // print writes one print() line: to Stdout, and as an EvPrint event when
-// there is a tracer (only as the event with PrintsInTrace). With
-// PrintSyscall gr makes the write(2), and the line goes out as it starts.
+// there is a tracer (only as the event with PrintsInTrace). When
+// Options.Print makes it a system call, gr makes the write(2), and the
+// line goes out as it starts.
 func (r *run) print(gr *goroutine, s string) {
 	r.writeOut(gr, func() {
 		if r.opts.Tracer != nil {
@@ -288,12 +291,12 @@ func (r *run) write(gr *goroutine, s string) {
 	})
 }
 
-// writeOut puts gr's printed line out with out: at once, or, with
-// Options.PrintSyscall, as the write(2) it is in Go, which calls out as
+// writeOut puts gr's printed line out with out: at once, or, when
+// Options.Print makes it a system call, as the write(2) it is in Go, which calls out as
 // the system call starts (runtime.G.WriteStdout): after the work fmt does
 // before it, and so after a line that another G wrote meanwhile.
 func (r *run) writeOut(gr *goroutine, out func()) {
-	if !r.opts.PrintSyscall || gr == nil {
+	if !r.printSyscall || gr == nil {
 		out()
 		return
 	}

@@ -376,11 +376,13 @@ for t in tasks:
 	}
 }
 
-// TestPrintSyscall: with PrintSyscall, each printed line (print, println,
+// TestPrintSyscall: under PrintSyscall, and under PrintAuto with a
+// profile that charges a write, each printed line (print, println,
 // printf) is a write(2) of the profile's write cost, between entersyscall
-// and exitsyscall; without it, printing takes no time. Broken if the
-// write were charged without the option, or if println or printf
-// skipped it.
+// and exitsyscall; under PrintFree, and under PrintAuto with a profile
+// that charges none, printing takes no time and makes no system call.
+// Broken if the write were charged under PrintFree, if PrintAuto did not
+// follow the profile, or if println or printf skipped it.
 func TestPrintSyscall(t *testing.T) {
 	const src = `t0 = now()
 print("a")
@@ -388,23 +390,28 @@ println("b")
 printf("c%d\n", 1)
 print(now() - t0)
 `
-	costs := runtime.ZeroCosts()
-	costs.Dists[runtime.CostWrite] = runtime.Const(1500)
+	writes := runtime.ZeroCosts()
+	writes.Dists[runtime.CostWrite] = runtime.Const(1500)
 	for _, tc := range []struct {
-		on       bool
+		print    PrintMode
+		costs    *runtime.Costs
 		want     string
 		syscalls int
 	}{
-		{false, "a\nb\nc1\n0\n", 0},
-		{true, "a\nb\nc1\n4500\n", 4},
+		{PrintFree, writes, "a\nb\nc1\n0\n", 0},
+		{PrintSyscall, writes, "a\nb\nc1\n4500\n", 4},
+		{PrintAuto, writes, "a\nb\nc1\n4500\n", 4},
+		{PrintAuto, nil, "a\nb\nc1\n0\n", 0},
+		{PrintAuto, runtime.ZeroCosts(), "a\nb\nc1\n0\n", 0},
+		{PrintSyscall, runtime.ZeroCosts(), "a\nb\nc1\n0\n", 4},
 	} {
 		var log eventLog
-		stdout, stderr, res := runSrc(t, src, Options{Costs: costs, PrintSyscall: tc.on, Tracer: &log})
+		stdout, stderr, res := runSrc(t, src, Options{Costs: tc.costs, Print: tc.print, Tracer: &log})
 		if res.ExitCode != 0 || stdout != tc.want {
-			t.Errorf("PrintSyscall %v: exit %d, stdout %q, want %q; stderr:\n%s", tc.on, res.ExitCode, stdout, tc.want, stderr)
+			t.Errorf("Print %d, write %v: exit %d, stdout %q, want %q; stderr:\n%s", tc.print, tc.costs != nil && tc.costs == writes, res.ExitCode, stdout, tc.want, stderr)
 		}
 		if n := strings.Count(log.b.String(), " GoSyscallBegin"); n != tc.syscalls {
-			t.Errorf("PrintSyscall %v: %d syscalls, want %d:\n%s", tc.on, n, tc.syscalls, log.b.String())
+			t.Errorf("Print %d, write %v: %d syscalls, want %d:\n%s", tc.print, tc.costs != nil && tc.costs == writes, n, tc.syscalls, log.b.String())
 		}
 	}
 }

@@ -39,7 +39,7 @@ func TestTwinsPrintSyscall(t *testing.T) {
 			t.Fatal(err)
 		}
 		var stdout, stderr bytes.Buffer
-		res := lang.RunFile(star, nil, lang.Options{Procs: 1, Costs: costs, RuntimeMain: true, PrintSyscall: true, Stdout: &stdout, Stderr: &stderr})
+		res := lang.RunFile(star, nil, lang.Options{Procs: 1, Costs: costs, RuntimeMain: true, Print: lang.PrintSyscall, Stdout: &stdout, Stderr: &stderr})
 		if res.ExitCode != 0 || stdout.String() != string(want) {
 			t.Errorf("%s: exit %d, stdout\n%s\nwant\n%s\nstderr:\n%s", star, res.ExitCode, stdout.String(), want, stderr.String())
 		}

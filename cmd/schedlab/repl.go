@@ -12,7 +12,7 @@ import (
 )
 
 // replSynopsis is the one-line usage of `schedlab repl`.
-const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--costs FILE|default|zero] [--sched VARIANT] [--startup bare|go] [--gogc PERCENT|off] [--memlimit SIZE|off] [--gc-cycle instant|stw|mark] [--gc-assist=on|off] [--print free|syscall] [--choices LIST] [--trace-states] [--max-memory SIZE] [--echo] [script.star]"
+const replSynopsis = "schedlab repl [--procs N] [--seed S] [--preempt=on|off] [--costs FILE|default|zero] [--sched VARIANT] [--startup bare|go] [--gogc PERCENT|off] [--memlimit SIZE|off] [--gc-cycle instant|stw|mark] [--gc-assist=on|off] [--print auto|free|syscall] [--choices LIST] [--trace-states] [--max-memory SIZE] [--echo] [script.star]"
 
 // replCmd is `schedlab repl`: the interactive shell on the terminal, or
 // the same statements and commands read from a file or pipe, without
@@ -120,9 +120,11 @@ Flags:
   --gc-assist on|off
                     with --gc-cycle=mark, goroutines that allocate pay mark
                     assists (default on)
-  --print free|syscall
-                    what a printed line costs: nothing (default), or the
-                    write(2) it is in Go, a system call (docs/runtime.md)
+  --print auto|free|syscall
+                    what a printed line costs: nothing (free, the
+                    default), the write(2) it is in Go, a system call
+                    (syscall), or that when the costs profile charges a
+                    write, as the default does (auto; docs/runtime.md)
   --max-memory SIZE interrupt a statement, :step or :run when the process
                     holds more than SIZE, such as 512MiB (0: no limit;
                     default 4GiB); the world stays

@@ -126,7 +126,7 @@ type Settings struct {
 	GCCycle       string        // how much of a GC cycle is modelled: "instant", "stw" or "mark" (--gc-cycle)
 	GCAssist      bool          // goroutines that allocate during the mark pay mark assists (--gc-assist)
 	Stalls        bool          // the choice points include thread stalls (--stalls, runtime.ChoiceStall)
-	Print         string        // what a printed line costs: "free", or "syscall", Go's write(2) (--print)
+	Print         string        // what a printed line costs: "auto", "free", or "syscall", Go's write(2) (--print)
 
 	// Outputs. These do not change the run, so the trace header does not
 	// name them.
@@ -188,7 +188,7 @@ func (s *Settings) register(fs *flag.FlagSet) {
 	fs.Var((*memLimitFlag)(&s.MemLimit), "memlimit", "the soft memory limit `SIZE` at start, such as 64MiB, or off: GOMEMLIMIT, the heap goal stays under it less the stacks and 3% (debug.SetMemoryLimit; default off)")
 	fs.Var(&choice{&s.GCCycle, runtime.GCCycleNames()}, "gc-cycle", "how much of a GC cycle to model (`instant|stw|mark`): instant, a cycle that takes no time and changes no schedule; stw, its sweep termination and mark termination stop the world for their pauses from the costs profile; mark, the default, and between them mark workers take Ps for the mark work, dedicated, fractional or idle (see docs/runtime.md)")
 	fs.Var((*onOff)(&s.GCAssist), "gc-assist", "make goroutines that allocate during a --gc-cycle=mark mark pay for it with mark assists: `on|off` (off: the mark workers do all the mark work and the heap may overshoot its goal, as CockroachDB's GODEBUG=gcnoassist; see docs/runtime.md)")
-	fs.Var(&choice{&s.Print, []string{"free", "syscall"}}, "print", "what a printed line costs (`free|syscall`): free takes no time and is no scheduling point; syscall makes each call of print, println and printf the write(2) it is in Go, a system call lasting the profile's write cost (see docs/runtime.md)")
+	fs.Var(&choice{&s.Print, []string{"auto", "free", "syscall"}}, "print", "what a printed line costs (`auto|free|syscall`): syscall makes each call of print, println and printf the write(2) it is in Go (fmt.Println's), a system call lasting the profile's write cost; free takes no time and is no scheduling point, as a Go program that buffers its lines; auto is syscall when the costs profile charges a write, as the default profile does, and free under --costs=zero (see docs/language.md)")
 	fs.Var(&s.Params, "param", "set the script's parameter `NAME=VALUE`, which param(NAME, default) returns, converted to the default's type (repeat the flag for several)")
 	fs.Var((*virtualDuration)(&s.NetLatency), "net-latency", "the one-way latency `D` of the network between two sockets, such as 50µs (default: loopback's, measured on the machine the default profile comes from; see docs/language.md)")
 	fs.Var((*virtualDuration)(&s.MaxTime), "max-time", "stop the run at virtual time `D`, such as 1s or 250ms (0: no limit)")
@@ -594,7 +594,7 @@ func (s *Settings) Options(stdout, stderr io.Writer) lang.Options {
 	}
 	opts.GCCycle, _ = runtime.ParseGCCycle(s.GCCycle) // the flag has checked it
 	opts.GCNoAssist = !s.GCAssist
-	opts.PrintSyscall = s.Print == "syscall"
+	opts.Print = map[string]lang.PrintMode{"auto": lang.PrintAuto, "free": lang.PrintFree, "syscall": lang.PrintSyscall}[s.Print]
 	if s.GOGC != runtime.DefaultGOGC {
 		gogc := s.GOGC
 		opts.GOGC = &gogc
