@@ -236,10 +236,11 @@ func dropTimes(out []byte) []byte {
 // (docs/trace-format.md), with the blank after it.
 var timeColumn = regexp.MustCompile(`(?m)^ *[0-9]+\.[0-9]{3}µs `)
 
-// timeField is an event's field that holds a time, not a duration
-// (until=, when=, ...: a time is written in µs with three decimals, a
-// duration as Go writes it), with the blank before it.
-var timeField = regexp.MustCompile(` [a-z_]+=[0-9]+\.[0-9]{3}µs\b`)
+// timeField is an event's field that holds a time, not a duration, with
+// the blank before it: GoSleep's until= and TimerFire's when=
+// (trace/text.go). It goes by the key: a time is written in µs with three
+// decimals, but so is a duration whose value has them (dur=12.073µs).
+var timeField = regexp.MustCompile(` (?:until|when)=[0-9]+\.[0-9]{3}µs\b`)
 
 // startupTime is the time in the line that stands for runtime.main's
 // folded start-up (docs/trace-format.md, "The start-up, folded"), with

@@ -102,7 +102,7 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.runs, "runs", 2000, "explore `N` runs of each twin")
 	fs.StringVar(&cfg.perturb, "perturb", "timing", "explore's --perturb `mode`")
 	fs.StringVar(&cfg.startup, "startup", "go", "the `start-up` of every run and sweep (--startup): go, runtime.main's, as schedlab's default, or bare")
-	fs.StringVar(&cfg.print, "print", "free", "what a printed line costs in every run and sweep (--print): `free`, syscall for Go's write(2), or auto (syscall when the profile charges a write)")
+	fs.StringVar(&cfg.print, "print", "auto", "what a printed line costs in every run and sweep (--print): `free`, syscall for Go's write(2), or auto (syscall when the profile charges a write)")
 	fs.StringVar(&cfg.costs, "costs", "default", "the costs `profile` of every run and sweep (--costs): default, zero, or a file")
 	fs.IntVar(&cfg.cpus, "cpus", 0, "the machine's `CPUs` in every run and sweep (--cpus; 0: a CPU for every thread, schedlab's default)")
 	fs.Float64Var(&cfg.minFreq, "min", 0.01, "the `frequency` from which an outcome counts for found and unsound")
@@ -351,7 +351,7 @@ func writeReport(w io.Writer, cfg *config, rows []row) bool {
 	if cfg.costs != "default" {
 		flags += " --costs=" + cfg.costs
 	}
-	if cfg.print != "free" {
+	if cfg.print != "auto" {
 		flags += " --print=" + cfg.print
 	}
 	if cfg.cpus != 0 {

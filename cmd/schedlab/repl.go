@@ -121,10 +121,10 @@ Flags:
                     with --gc-cycle=mark, goroutines that allocate pay mark
                     assists (default on)
   --print auto|free|syscall
-                    what a printed line costs: nothing (free, the
-                    default), the write(2) it is in Go, a system call
-                    (syscall), or that when the costs profile charges a
-                    write, as the default does (auto; docs/runtime.md)
+                    what a printed line costs: the write(2) it is in Go,
+                    a system call, when the costs profile charges a
+                    write, as the default does (auto, the default);
+                    always (syscall); or nothing (free; docs/runtime.md)
   --max-memory SIZE interrupt a statement, :step or :run when the process
                     holds more than SIZE, such as 512MiB (0: no limit;
                     default 4GiB); the world stays

@@ -163,7 +163,7 @@ func NewSettings() *Settings {
 		Costs:       CostsDefault,
 		Sched:       "go",
 		Startup:     "go",
-		Print:       "free",
+		Print:       "auto",
 		GOGC:        runtime.DefaultGOGC,
 		MemLimit:    runtime.NoMemoryLimit,
 		GCCycle:     "mark",
@@ -261,7 +261,7 @@ func (s *Settings) Header() trace.Header {
 	if !s.GCAssist {
 		kv = append(kv, trace.KV{Key: "gc-assist", Value: "off"})
 	}
-	if s.Print != "free" {
+	if s.Print != "auto" {
 		kv = append(kv, trace.KV{Key: "print", Value: s.Print})
 	}
 	for _, p := range s.Params.sorted() {
