@@ -594,7 +594,7 @@ func (s *Settings) Options(stdout, stderr io.Writer) lang.Options {
 	}
 	opts.GCCycle, _ = runtime.ParseGCCycle(s.GCCycle) // the flag has checked it
 	opts.GCNoAssist = !s.GCAssist
-	opts.Print = map[string]lang.PrintMode{"auto": lang.PrintAuto, "free": lang.PrintFree, "syscall": lang.PrintSyscall}[s.Print]
+	opts.Print = printMode(s.Print)
 	if s.GOGC != runtime.DefaultGOGC {
 		gogc := s.GOGC
 		opts.GOGC = &gogc
@@ -614,4 +614,16 @@ func OnOff(b bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// printMode is the language's mode for --print's value (the flag has
+// checked it): auto, free or syscall.
+func printMode(v string) lang.PrintMode {
+	switch v {
+	case "free":
+		return lang.PrintFree
+	case "syscall":
+		return lang.PrintSyscall
+	}
+	return lang.PrintAuto
 }
