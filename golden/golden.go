@@ -338,6 +338,8 @@ func (c Case) check(h cli.Host, update bool, dflt Mode, outs *cli.Outputs) Resul
 		}
 		if note := headerNote(c, want, got); note != "" {
 			d = append([]byte(note), d...)
+		} else if note := printNote(c, want, got); note != "" {
+			d = append([]byte(note), d...)
 		}
 		return Result{Status: Fail, Diff: d}
 	}
@@ -385,6 +387,40 @@ func headerNote(c Case, want, got []byte) string {
 	return fmt.Sprintf("(the golden file %s; its header is %q, the run's %q. Read the diff, then 'schedlab test -update %s' rewrites it; '# schedlab test: -mode=output' in the script compares only the program's output, which a new costs profile leaves alone)\n",
 		why, w, g, c.Script)
 }
+
+// printNote returns the line that explains a golden text want, written
+// when a printed line took no time (schedlab's default until 2026-12-07),
+// against a run got in which printed lines are the write(2)s they are in
+// Go (--print=auto, the default since): the headers agree, since auto is
+// the default and a header names only what is not, but got has a printed
+// line followed by its system call and want has none. "" otherwise.
+func printNote(c Case, want, got []byte) string {
+	if !bytes.HasPrefix(got, []byte(traceHeader)) || !writesPrints(got) || writesPrints(want) {
+		return ""
+	}
+	return fmt.Sprintf("(the golden file has no write(2) after its printed lines, the run has: since 2026-12-07 a printed line is the system call it is in Go under a costs profile that charges a write, as the default does (--print=auto). Read the diff, then 'schedlab test -update %s' rewrites it; '# schedlab: --print=free' in the script keeps printing free)\n", c.Script)
+}
+
+// writesPrints reports whether a text trace has a line of the program's
+// output followed by a GoSyscallBegin: a printed line written as the
+// system call it is in Go (G.WriteStdout emits the line, then enters the
+// call).
+func writesPrints(text []byte) bool {
+	prev := ""
+	for _, line := range strings.Split(string(text), "\n") {
+		if strings.Contains(line, " GoSyscallBegin ") && eventLine.MatchString(line) &&
+			prev != "" && !strings.HasPrefix(prev, "#") && !eventLine.MatchString(prev) {
+			return true
+		}
+		prev = line
+	}
+	return false
+}
+
+// eventLine is an event line of a text trace, with its time column or
+// without it (the events mode): P, M and G columns, then the event's
+// name.
+var eventLine = regexp.MustCompile(`^( *[0-9]+\.[0-9]{3}µs )?(P[0-9]+|-) +(M[0-9]+|-) +(G[0-9]+|-) +[A-Z]`)
 
 // updateFlag names the case's golden file as an output in messages.
 func (c Case) updateFlag() string { return "-update (" + c.Script + ")" }

@@ -88,6 +88,35 @@ func TestScriptMode(t *testing.T) {
 	}
 }
 
+// TestPrintNote checks the line that opens the diff of a golden file
+// written when printing was free, against a run whose printed lines are
+// system calls; it is not there when both or neither are, or when a
+// system call follows an event rather than a printed line.
+func TestPrintNote(t *testing.T) {
+	c := Case{Script: "x.star"}
+	const h = "# schedlab trace v1 procs=1 seed=1 preempt=on costs=default\n"
+	free := h + "     10.000µs P0  M0  G1    GoStart        slice=new\nhi\n     10.065µs P0  M0  G1    GoDestroy\n"
+	writes := h + "     10.000µs P0  M0  G1    GoStart        slice=new\nhi\n     48.000µs P0  M0  G1    GoSyscallBegin dur=31.86µs\n     79.860µs P0  M0  G1    GoSyscallEnd   exit=fast\n"
+	events := h + "P0  M0  G1    GoStart        slice=new\nhi\nP0  M0  G1    GoSyscallBegin dur=31.86µs\n"
+	syscall := h + "     10.000µs P0  M0  G1    GoStart        slice=new\n     10.000µs P0  M0  G1    GoSyscallBegin dur=1ms\nhi\n"
+	for _, tc := range []struct {
+		want, got string
+		note      bool
+	}{
+		{free, writes, true},
+		{free, events, true},
+		{writes, writes + "ho\n", false},
+		{free, free + "ho\n", false},
+		{free, syscall, false},
+		{"hi\n", "hi\n", false},
+	} {
+		note := printNote(c, []byte(tc.want), []byte(tc.got))
+		if (note != "") != tc.note || tc.note && !strings.Contains(note, "'schedlab test -update x.star' rewrites it; '# schedlab: --print=free' in the script keeps printing free)") {
+			t.Errorf("printNote(%q, %q) = %q, want a note: %v", tc.want, tc.got, note, tc.note)
+		}
+	}
+}
+
 // TestHeaderNote checks the line that opens the diff of a golden file
 // whose trace header is not the run's.
 func TestHeaderNote(t *testing.T) {

@@ -536,7 +536,7 @@ func waitgroup(r *run, thread *starlark.Thread, b *starlark.Builtin, args starla
 }
 
 // print(*args, sep=" "): the program's output, as Starlark's print writes
-// it. Printing is not a scheduling point.
+// it: the write(2) it is in Go, or free, as Options.Print says (writeOut).
 func print_(r *run, thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	sep := " "
 	if err := starlark.UnpackArgs(b.Name(), nil, kwargs, "sep?", &sep); err != nil {

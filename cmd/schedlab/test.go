@@ -58,7 +58,9 @@ modes, '--trace' would add the trace to the output mode's), as is a
 any other flag in a test directive. When the trace header
 of a golden file is not the run's (an older schedlab wrote it, or another
 costs profile), the diff opens with a line that says so and how to
-update.
+update. So does it when the golden file was written while a printed line
+took no time (before 2026-12-07) and the run's printed lines are the
+write(2)s they are in Go (--print=auto, the default).
 
 On a mismatch Test prints a unified diff from the golden file to the
 output, coloured when stdout is a terminal and NO_COLOR is not set. It ends
