@@ -110,6 +110,7 @@ var layers = map[string]int{
 	"bench/faithfulness/waketimes":         layerCommands,
 	"bench/faithfulness/wakestall":         layerCommands,
 	"bench/faithfulness/printtimes":        layerCommands,
+	"bench/faithfulness/ctxtimes":          layerCommands,
 	"bench/faithfulness/samples":           layerCommands,
 	"bench/faithfulness/profiles/derive":   layerCommands,
 	"bench/faithfulness/timeslice":         layerCommands,
