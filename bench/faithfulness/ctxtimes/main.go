@@ -15,6 +15,10 @@
 // then for worker 1 to 3 its P, and when it saw the cancel, formatted its
 // line and wrote it, in ns since main called cancel.
 //
+// With -light a worker prints with one fmt.Println, as ctx_fanout does,
+// and reads the clock and its P only after it: the probe then changes
+// the race least, and records only when each line was written.
+//
 // With -summarize it reads such lines and prints, for each order, how
 // often it came and each worker's median times and P: which worker
 // formats its line on a P that had formatted none (a cold P, the
@@ -55,12 +59,13 @@ const workers = 3
 
 func main() {
 	summarize := flag.String("summarize", "", "summarize the recording in `FILE` instead of running (the files named after the flags too, pooled)")
+	light := flag.Bool("light", false, "print with fmt.Println as ctx_fanout does and read the clock only after it (seen and formatted are then the write's end too)")
 	flag.Parse()
 	if *summarize != "" {
 		samples.Summarize("ctxtimes", append([]string{*summarize}, flag.Args()...), summary)
 		return
 	}
-	fmt.Fprintln(os.Stderr, run())
+	fmt.Fprintln(os.Stderr, run(*light))
 }
 
 func spin(d time.Duration) {
@@ -68,8 +73,11 @@ func spin(d time.Duration) {
 	}
 }
 
-// run runs ctx_fanout once and returns its "run" line.
-func run() string {
+// run runs ctx_fanout once and returns its "run" line. With light, a
+// worker prints as ctx_fanout does, one fmt.Println, and reads the clock
+// and its P only after it, so that the probe changes the race least; its
+// seen and formatted are then its written.
+func run(light bool) string {
 	var at [workers][4]int64 // P, seen, formatted, written
 	var cancelled time.Time  // set before cancel, whose close the workers' receive follows
 	ctx, cancel := context.WithCancel(context.Background())
@@ -81,6 +89,12 @@ func run() string {
 			for {
 				select {
 				case <-ctx.Done():
+					if light {
+						fmt.Println("stop", i+1)
+						t := int64(time.Since(cancelled))
+						at[i] = [4]int64{here(), t, t, t}
+						return
+					}
 					seen := time.Now()
 					a := &at[i]
 					a[0] = here()
