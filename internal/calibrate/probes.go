@@ -435,17 +435,6 @@ func probeGCMark(rounds int) samples {
 	return s
 }
 
-// writeBatch is the number of lines the write probe writes in a row.
-const writeBatch = 16
-
-// writeLine is the write probe's line: a short line, as programs print.
-var writeLine = []byte("worker 3 done: 1234567\n")
-
-// probeWrite writes writeBatch lines to a pipe, one raw write(2) each, as
-// a program's printed lines go to a pipe that another process reads (the
-// recordings' `| sort`), and takes the time per call (class "write"):
-// the kernel's part of a print; the runtime's part is the syscall
-// probe's. The pipe is drained between rounds, outside the timing.
 // sysmonSleepNS is sysmon's shortest sleep, usleep(20), in ns.
 const sysmonSleepNS = 20 * 1000
 
@@ -471,6 +460,17 @@ func probeSysmonSleep(rounds int) samples {
 	return s
 }
 
+// writeBatch is the number of lines the write probe writes in a row.
+const writeBatch = 16
+
+// writeLine is the write probe's line: a short line, as programs print.
+var writeLine = []byte("worker 3 done: 1234567\n")
+
+// probeWrite writes writeBatch lines to a pipe, one raw write(2) each, as
+// a program's printed lines go to a pipe that another process reads (the
+// recordings' `| sort`), and takes the time per call (class "write"):
+// the kernel's part of a print; the runtime's part is the syscall
+// probe's. The pipe is drained between rounds, outside the timing.
 func probeWrite(rounds int) (samples, error) {
 	r, w, err := os.Pipe()
 	if err != nil {

@@ -1,7 +1,7 @@
 // Command ctxtimes times, in real Go, bench/faithfulness/corpus's
 // ctx_fanout after its cancel: three workers loop on 20µs of CPU until
 // their context is cancelled, main cancels after 1ms and waits. Each
-// worker notes its P (runtime.procPin) and reads the clock when it sees
+// worker notes its P (samples.P) and reads the clock when it sees
 // the cancel, after fmt.Sprintln formats its line and after the line's
 // os.Stdout.Write. Run once (a fresh process is a fresh start-up) at
 // GOMAXPROCS 2 or more, with standard output a pipe, as the recordings'
@@ -36,23 +36,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-	_ "unsafe" // go:linkname
 
 	"github.com/schedlab/schedlab/bench/faithfulness/samples"
 )
-
-//go:linkname procPin runtime.procPin
-func procPin() int
-
-//go:linkname procUnpin runtime.procUnpin
-func procUnpin()
-
-// here returns the P the calling goroutine runs on.
-func here() int64 {
-	p := procPin()
-	procUnpin()
-	return int64(p)
-}
 
 // workers is ctx_fanout's number of goroutines, ids 1 to 3.
 const workers = 3
@@ -92,12 +78,12 @@ func run(light bool) string {
 					if light {
 						fmt.Println("stop", i+1)
 						t := int64(time.Since(cancelled))
-						at[i] = [4]int64{here(), t, t, t}
+						at[i] = [4]int64{samples.P(), t, t, t}
 						return
 					}
 					seen := time.Now()
 					a := &at[i]
-					a[0] = here()
+					a[0] = samples.P()
 					s := fmt.Sprintln("stop", i+1)
 					formatted := time.Now()
 					os.Stdout.Write([]byte(s))
@@ -113,7 +99,7 @@ func run(light bool) string {
 	time.Sleep(time.Millisecond)
 	cancelled = time.Now()
 	cancel()
-	mainP := here()
+	mainP := samples.P()
 	wg.Wait()
 	ids := []int64{1, 2, 3}
 	sort.Slice(ids, func(i, j int) bool { return at[ids[i]-1][3] < at[ids[j]-1][3] })

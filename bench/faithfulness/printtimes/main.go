@@ -3,7 +3,7 @@
 // main spawns four workers and waits; each prints "w ID". Run once (a
 // fresh process is a fresh start-up) at GOMAXPROCS 2 or more, each worker
 // reads the clock as it starts, after fmt.Sprintln formats its line, and
-// after the line's os.Stdout.Write, and notes its P (runtime.procPin).
+// after the line's os.Stdout.Write, and notes its P (samples.P).
 // Standard output should be a pipe, as the recordings' is (record.sh
 // makes it one). It prints one "run" line of integers on standard error:
 //
@@ -42,16 +42,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-	_ "unsafe" // go:linkname
 
 	"github.com/schedlab/schedlab/bench/faithfulness/samples"
 )
-
-//go:linkname procPin runtime.procPin
-func procPin() int
-
-//go:linkname procUnpin runtime.procUnpin
-func procUnpin()
 
 // workers is print_workers' number of goroutines.
 const workers = 4
@@ -67,20 +60,13 @@ func main() {
 	fmt.Fprintln(os.Stderr, run(*warm))
 }
 
-// here returns the P the calling goroutine runs on.
-func here() int64 {
-	p := procPin()
-	procUnpin()
-	return int64(p)
-}
-
 // run runs print_workers once and returns its "run" line. The order is
 // that of the writes' ends: two writes to one pipe are ordered by the
 // pipe's lock.
 func run(warm bool) string {
 	var at [workers][4]int64 // P, start, formatted, written
 	t0 := time.Now()
-	mainP := here()
+	mainP := samples.P()
 	if warm {
 		_ = fmt.Sprintln("w", -1)
 	}
@@ -89,7 +75,7 @@ func run(warm bool) string {
 	for i := range workers {
 		go func() {
 			a := &at[i]
-			a[0] = here()
+			a[0] = samples.P()
 			a[1] = int64(time.Since(t0))
 			s := fmt.Sprintln("w", i)
 			a[2] = int64(time.Since(t0))

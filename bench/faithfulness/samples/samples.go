@@ -2,7 +2,8 @@
 // tools (spawntimes, syscalltimes, timertimes, waketimes, wakestall),
 // writes and reads their lines of samples, and turns the samples into the
 // 21 quantiles of a costs profile's entry, so that a profile's cost is
-// made from its recordings by a command, not by hand.
+// made from its recordings by a command, not by hand. P tells a tool which
+// P its goroutine runs on.
 //
 // The quantiles are nearest-rank (the sample at rank (n-1)·i/20, rounded
 // down), as the shipped default's malg and syscall_timer_late were made;

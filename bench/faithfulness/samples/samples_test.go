@@ -1,6 +1,7 @@
 package samples
 
 import (
+	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -52,5 +53,12 @@ func TestReadLines(t *testing.T) {
 		if _, err := ReadLines(strings.NewReader(bad), "wake", "spin"); err == nil || !strings.Contains(err.Error(), "line 1") {
 			t.Errorf("ReadLines(%q): %v, want an error naming line 1", bad, err)
 		}
+	}
+}
+
+// P names a P of this process: one of its GOMAXPROCS.
+func TestP(t *testing.T) {
+	if p, n := P(), int64(goruntime.GOMAXPROCS(0)); p < 0 || p >= n {
+		t.Errorf("P() = %d, want one of the %d Ps", p, n)
 	}
 }
