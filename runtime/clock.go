@@ -72,7 +72,8 @@ func (m *Machine) initCosts() {
 	}
 	m.timerFirst = !c.Dists[CostTimerFirst].IsZero()
 	m.printPFirst = !c.Dists[CostPrintPFirst].IsZero()
-	m.sysmonLate = !c.Dists[CostSysmonLate].IsZero()
+	m.sysmonRanks = c.SysmonLateRank
+	m.sysmonLate = !c.Dists[CostSysmonLate].IsZero() || len(m.sysmonRanks) > 0
 	m.stepPs = !c.Dists[CostStepPs].IsZero() || m.stepKinds
 	m.stepCosts = m.stepPs || !c.Dists[CostStep].IsZero()
 	m.sampleCosts = m.cfg.Perturb.SampleCosts && !c.IsZero()

@@ -286,6 +286,36 @@ func TestSysmonLate(t *testing.T) {
 	}
 }
 
+// sysmon's k-th usleep draws the profile's SysmonLateRank[k-1] when it has
+// one, sysmon_late past the list, and a list alone makes the sleeps late.
+// One P, a G waiting behind main's system call: the pass that retakes the
+// P is the first (the call is the P's first) or, after a call has ended,
+// the second.
+func TestSysmonLateRank(t *testing.T) {
+	ranked := func(late int64, ranks ...int64) *Costs {
+		c := costsOf(CostSysmonLate, int(late))
+		for _, r := range ranks {
+			c.SysmonLateRank = append(c.SysmonLateRank, Const(r))
+		}
+		return c
+	}
+	for _, tc := range []struct {
+		name   string
+		costs  *Costs
+		before bool
+		start  int64
+	}{
+		{"first sleep ranked", ranked(60_000, 50_000), false, 70_000},
+		{"a list alone", ranked(0, 50_000), false, 70_000},
+		{"two ranked", ranked(60_000, 1000, 5000), true, 46_000},
+		{"past the list", ranked(30_000, 1000), true, 71_000},
+	} {
+		if start := startBehindSyscall(t, tc.costs, tc.before); start != tc.start {
+			t.Errorf("%s: the waiting G starts at %d, want %d", tc.name, start, tc.start)
+		}
+	}
+}
+
 // reentersyscall does not bump pp.syscalltick; exitsyscall does. So the
 // first sysmon pass (20µs) that finds a P in its first system call retakes
 // it at once, its tick being the one noted (none); after a call has ended

@@ -378,6 +378,14 @@ type Costs struct {
 	// ("malg_rank" in the file format): without it every new G pays
 	// malg.
 	MalgRank []Dist
+
+	// SysmonLateRank is how late sysmon's k-th usleep returns, for k from
+	// 1 to len(SysmonLateRank), in place of sysmon_late: a process's
+	// first ticks are not its later ones (docs/faithfulness.md, "sysmon's
+	// ticks in situ"). Optional ("sysmon_late_rank" in the file format):
+	// without it every sleep draws sysmon_late, and a profile with it
+	// makes sysmon's sleeps late even without sysmon_late.
+	SysmonLateRank []Dist
 }
 
 // Dist returns the distribution of cost k.
@@ -447,6 +455,8 @@ type costsFile struct {
 	Notes    string               `json:"notes,omitempty"`
 	Costs    map[string]*distFile `json:"costs"`
 	MalgRank []*distFile          `json:"malg_rank,omitempty"`
+
+	SysmonLateRank []*distFile `json:"sysmon_late_rank,omitempty"`
 }
 
 type distFile struct {
@@ -519,17 +529,31 @@ func ParseCosts(filename string, data []byte) (*Costs, error) {
 		}
 		c.Dists[k] = d
 	}
-	for i, df := range f.MalgRank {
-		if df == nil {
-			return nil, fail("malg_rank[%d]: null, want a distribution", i)
-		}
-		d, err := df.dist(fmt.Sprintf("malg_rank[%d]", i))
-		if err != nil {
-			return nil, fail("%v", err)
-		}
-		c.MalgRank = append(c.MalgRank, d)
+	var err error
+	if c.MalgRank, err = parseRanks("malg_rank", f.MalgRank); err != nil {
+		return nil, fail("%v", err)
+	}
+	if c.SysmonLateRank, err = parseRanks("sysmon_late_rank", f.SysmonLateRank); err != nil {
+		return nil, fail("%v", err)
 	}
 	return c, nil
+}
+
+// parseRanks checks a list of distributions by rank, the file's key, and
+// returns it (nil for none).
+func parseRanks(key string, list []*distFile) ([]Dist, error) {
+	var ds []Dist
+	for i, df := range list {
+		if df == nil {
+			return nil, fmt.Errorf("%s[%d]: null, want a distribution", key, i)
+		}
+		d, err := df.dist(fmt.Sprintf("%s[%d]", key, i))
+		if err != nil {
+			return nil, err
+		}
+		ds = append(ds, d)
+	}
+	return ds, nil
 }
 
 // dist checks df, the distribution at path in the file, and returns it.
@@ -637,20 +661,28 @@ func (c *Costs) JSON() []byte {
 		b.WriteByte('\n')
 	}
 	b.WriteString("  }")
-	if len(c.MalgRank) > 0 {
-		b.WriteString(",\n  \"malg_rank\": [\n")
-		for i := range c.MalgRank {
-			b.WriteString("    ")
-			appendDist(&b, &c.MalgRank[i])
-			if i < len(c.MalgRank)-1 {
-				b.WriteByte(',')
-			}
-			b.WriteByte('\n')
-		}
-		b.WriteString("  ]")
-	}
+	appendRanks(&b, "malg_rank", c.MalgRank)
+	appendRanks(&b, "sysmon_late_rank", c.SysmonLateRank)
 	b.WriteString("\n}\n")
 	return b.Bytes()
+}
+
+// appendRanks writes a list of distributions by rank under key, if it
+// has any: ",\n  \"key\": [...]".
+func appendRanks(b *bytes.Buffer, key string, ds []Dist) {
+	if len(ds) == 0 {
+		return
+	}
+	fmt.Fprintf(b, ",\n  %q: [\n", key)
+	for i := range ds {
+		b.WriteString("    ")
+		appendDist(b, &ds[i])
+		if i < len(ds)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("  ]")
 }
 
 // appendDist writes d in the file format: {"n": N, "quantiles": [...]}.

@@ -100,6 +100,35 @@ func TestParseCostsErrors(t *testing.T) {
 	}
 }
 
+// The lists by rank, malg_rank and sysmon_late_rank, are written after the
+// costs and read back; a null entry or a bad one names its list and index.
+func TestCostsRanks(t *testing.T) {
+	c := testProfile()
+	c.MalgRank = []Dist{Const(30_000), Const(1000)}
+	c.SysmonLateRank = []Dist{Const(150_000), Const(90_000), Const(80_000)}
+	src := c.JSON()
+	if !strings.Contains(string(src), "\"sysmon_late_rank\": [\n    {\"n\": 0") {
+		t.Errorf("JSON lacks sysmon_late_rank:\n%s", src)
+	}
+	back, err := ParseCosts("round trip", src)
+	if err != nil {
+		t.Fatalf("JSON does not parse back: %v\n%s", err, src)
+	}
+	if !cmp.Equal(back, c) {
+		t.Errorf("round trip changed the profile: %s", cmp.Diff(c, back))
+	}
+	for _, tc := range []struct{ old, new, want string }{
+		{`"sysmon_late_rank": [`, `"sysmon_late_rank": [null, `, "p.json: sysmon_late_rank[0]: null, want a distribution"},
+		{`"malg_rank": [`, `"malg_rank": [{"quantiles": []}, `, `p.json: malg_rank[0]: no "n"`},
+		{`"sysmon_late_rank": [`, `"sysmon_late_rank": [{"n": 1, "quantiles": [1]}, `, "p.json: sysmon_late_rank[0]: 1 quantiles, want 21"},
+	} {
+		bad := strings.Replace(string(src), tc.old, tc.new, 1)
+		if _, err := ParseCosts("p.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.new, err, tc.want)
+		}
+	}
+}
+
 // Sample interpolates between the quantiles: always within [p0, p100], a
 // constant for a constant, and for quantiles 0, 5, ..., 100 uniform on
 // [0, 100].

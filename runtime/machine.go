@@ -255,10 +255,11 @@ type Machine struct {
 	safePoints int64
 	tracker    Tracker // cfg.Chooser's footprint recorder, or nil (choice.go)
 
-	onAdvance   func(next int64)            // called before the clock moves
-	onMain      func(now int64, p, m int32) // called when runtime.main calls main.main (OnMain, startup.go)
-	mainStarted bool                        // runtime.main has called main.main (G.InStartup)
-	malgs       int                         // the program's go statements that made a new G (spendNewproc)
+	onAdvance    func(next int64)            // called before the clock moves
+	onMain       func(now int64, p, m int32) // called when runtime.main calls main.main (OnMain, startup.go)
+	mainStarted  bool                        // runtime.main has called main.main (G.InStartup)
+	malgs        int                         // the program's go statements that made a new G (spendNewproc)
+	sysmonSleeps int                         // sysmon's usleeps so far with sysmon_late (sysmonUsleep)
 
 	cost        [NumCosts]int64    // the median of each cost of cfg.Costs
 	charged     [NumCosts]CostKind // the cost of cfg.Costs each is charged as (Costs.charged)
@@ -271,7 +272,8 @@ type Machine struct {
 	printed     bool               // a line has been printed (WriteStdout): print_first is paid
 	wrote       bool               // a printed line's write(2) has begun: write_first is paid
 	printPFirst bool               // the profile charges print_p_first
-	sysmonLate  bool               // the profile charges sysmon_late: sysmon's sleeps are late
+	sysmonLate  bool               // the profile charges sysmon_late or sysmon_late_rank: sysmon's sleeps are late
+	sysmonRanks []Dist             // the profile's SysmonLateRank
 	mainP       int32              // the P main.main began on: its first line pays no print_p_first
 	timerFirst  bool               // the profile charges timer_first and no timer was armed yet (netpollGenericInit)
 	quantum     uint64             // cfg.Quantum, or DefaultQuantum

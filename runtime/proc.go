@@ -900,17 +900,23 @@ func (g *G) spendNewproc() {
 	}
 	m.malgs++
 	if c := m.cfg.Costs; c != nil && m.malgs <= len(c.MalgRank) {
-		d := &c.MalgRank[m.malgs-1]
-		ns := d.Median()
-		if m.sampleCosts {
-			ns = d.Sample(m.rng)
-		}
-		if ns > 0 {
+		if ns := m.rankCost(c.MalgRank, m.malgs); ns > 0 {
 			g.spend(ns, false)
 		}
 		return
 	}
 	g.spendCost(k)
+}
+
+// rankCost returns what the k-th of a ranked cost charges now (k from 1
+// to len(ranks)): its distribution's median, or with
+// Perturb.SampleCosts a value drawn from it, as costOf does.
+func (m *Machine) rankCost(ranks []Dist, k int) int64 {
+	d := &ranks[k-1]
+	if m.sampleCosts {
+		return d.Sample(m.rng)
+	}
+	return d.Median()
 }
 
 // newproc1 makes a G to run fn, reusing a dead one if pp has any, with a
@@ -1193,12 +1199,19 @@ func (m *Machine) ensureSysmon() {
 // d and, with a profile that has sysmon_late, a drawn lateness (the
 // kernel's timer slack, 50µs for a normal thread, and the thread's
 // wake-up: 72µs at the median on the 2-vCPU AMD EPYC host, so a tick
-// takes about 92µs, not 20µs). A sleep over several skipped passes
-// (sysmonSkip) draws it once. Its deep sleep until a timer is no usleep
-// (notetsleep) and is queued with sysmonAfter alone.
+// takes about 92µs, not 20µs). The k-th usleep of the run draws the
+// profile's SysmonLateRank[k-1] in its place, when it has one: a
+// process's first ticks are its slowest. A sleep over several skipped
+// passes (sysmonSkip) draws it once. Its deep sleep until a timer is no
+// usleep (notetsleep) and is queued with sysmonAfter alone.
 func (m *Machine) sysmonUsleep(d int64) {
 	if m.sysmonLate {
-		d = addWhen(d, m.costOf(CostSysmonLate))
+		m.sysmonSleeps++
+		if m.sysmonSleeps <= len(m.sysmonRanks) {
+			d = addWhen(d, m.rankCost(m.sysmonRanks, m.sysmonSleeps))
+		} else {
+			d = addWhen(d, m.costOf(CostSysmonLate))
+		}
 	}
 	m.sysmonAfter(d)
 }

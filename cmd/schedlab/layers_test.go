@@ -111,6 +111,8 @@ var layers = map[string]int{
 	"bench/faithfulness/wakestall":         layerCommands,
 	"bench/faithfulness/printtimes":        layerCommands,
 	"bench/faithfulness/ctxtimes":          layerCommands,
+	"bench/faithfulness/sysmontimes":       layerCommands,
+	"bench/faithfulness/sysmontimes/probe": layerCommands,
 	"bench/faithfulness/samples":           layerCommands,
 	"bench/faithfulness/profiles/derive":   layerCommands,
 	"bench/faithfulness/timeslice":         layerCommands,

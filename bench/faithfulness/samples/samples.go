@@ -57,6 +57,17 @@ func Format(q [runtime.NumQuantiles]int64) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
+// DeriveArg formats xs's Capped quantiles as bench/faithfulness/profiles/derive's
+// -dist and -rank take a distribution: "N:Q0,Q5,...,Q100".
+func DeriveArg(xs []int64) string {
+	q := Capped(xs)
+	parts := make([]string, len(q))
+	for i, v := range q {
+		parts[i] = strconv.FormatInt(v, 10)
+	}
+	return strconv.Itoa(len(xs)) + ":" + strings.Join(parts, ",")
+}
+
 // Summarize runs summary on the recordings in paths, read one after the
 // other as one recording (so that two recordings pool their samples), and
 // writes what it prints to standard output. An error names the tool and

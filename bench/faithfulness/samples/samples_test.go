@@ -39,6 +39,10 @@ func TestCappedAtP995(t *testing.T) {
 	if q[runtime.NumQuantiles-2] != Quantiles(xs)[runtime.NumQuantiles-2] {
 		t.Errorf("capping moved p95")
 	}
+	// derive's form of the same: the count, then the capped quantiles.
+	if got := DeriveArg(xs); !strings.HasPrefix(got, "1001:1,51,101,") || !strings.HasSuffix(got, ",951,996") {
+		t.Errorf("DeriveArg: %s", got)
+	}
 }
 
 func TestReadLines(t *testing.T) {

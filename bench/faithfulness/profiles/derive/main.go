@@ -4,13 +4,15 @@
 // on the default are made this way, so that each can be made again; the
 // command that made one is in its "command" field.
 //
-//	go run ./bench/faithfulness/profiles/derive -base runtime/costs_default.json -name NAME [-set COST=N]... [-copy COST=FILE]... [-dist COST=N:Q0,...,Q100]... [-notes TEXT] > profile.json
+//	go run ./bench/faithfulness/profiles/derive -base runtime/costs_default.json -name NAME [-set COST=N]... [-copy COST=FILE]... [-dist COST=N:Q0,...,Q100]... [-rank LIST=N:Q0,...,Q100]... [-notes TEXT] > profile.json
 //
 // -set gives a cost one value at every quantile (in the cost's unit: ns,
 // or ps for step_ps), so that --perturb=timing never varies it; -copy
-// takes a cost's distribution from FILE, another profile (malg_rank=FILE its
-// list of go statements by rank); -dist gives it
-// as a recording's summary prints it (bench/faithfulness/waketimes).
+// takes a cost's distribution from FILE, another profile (malg_rank=FILE
+// or sysmon_late_rank=FILE its list by rank); -dist gives it as a
+// recording's summary prints it (bench/faithfulness/waketimes); -rank
+// appends one distribution, given so, to a list by rank, replacing the
+// base's list (bench/faithfulness/sysmontimes prints its list so).
 package main
 
 import (
@@ -31,8 +33,23 @@ type change struct {
 	cost  runtime.CostKind
 	value int64         // -set
 	from  string        // -copy: the profile to copy the cost from
-	dist  *runtime.Dist // -dist
-	ranks bool          // -copy malg_rank=FILE: the list, not a cost
+	dist  *runtime.Dist // -dist, -rank
+	ranks string        // -copy LIST=FILE or -rank LIST=...: a list by rank, not a cost
+}
+
+// rankLists are the profile's lists by rank, by their key in the file.
+var rankLists = map[string]func(*runtime.Costs) *[]runtime.Dist{
+	"malg_rank":        func(c *runtime.Costs) *[]runtime.Dist { return &c.MalgRank },
+	"sysmon_late_rank": func(c *runtime.Costs) *[]runtime.Dist { return &c.SysmonLateRank },
+}
+
+// rankArg splits LIST=VALUE when LIST is a list by rank.
+func rankArg(v string) (list, val string, ok bool) {
+	list, val, ok = strings.Cut(v, "=")
+	if _, isList := rankLists[list]; !ok || !isList {
+		return "", "", false
+	}
+	return list, val, true
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -66,9 +83,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		changes = append(changes, change{cost: k, dist: &d})
 		return nil
 	})
-	fs.Func("copy", "take cost `COST=FILE`'s distribution from the profile FILE, or with malg_rank=FILE its list of go statements by rank (repeatable)", func(v string) error {
-		if file, ok := strings.CutPrefix(v, "malg_rank="); ok {
-			changes = append(changes, change{from: file, ranks: true})
+	fs.Func("rank", "append to the list by rank `LIST=N:Q0,Q5,...,Q100` (malg_rank, sysmon_late_rank) the distribution of N samples with those quantiles; the first -rank of a list replaces the base's (repeatable)", func(v string) error {
+		list, val, ok := rankArg(v)
+		if !ok {
+			return fmt.Errorf("want LIST=N:Q0,...,Q100 with LIST malg_rank or sysmon_late_rank, got %q", v)
+		}
+		d, err := parseDist(val)
+		if err != nil {
+			return fmt.Errorf("%s: %v", v, err)
+		}
+		changes = append(changes, change{ranks: list, dist: &d})
+		return nil
+	})
+	fs.Func("copy", "take cost `COST=FILE`'s distribution from the profile FILE, or with malg_rank=FILE or sysmon_late_rank=FILE that list by rank (repeatable)", func(v string) error {
+		if list, file, ok := rankArg(v); ok {
+			changes = append(changes, change{from: file, ranks: list})
 			return nil
 		}
 		k, file, err := costArg(v)
@@ -82,7 +111,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *name == "" || fs.NArg() > 0 || len(changes) == 0 {
-		fmt.Fprintln(stderr, "usage: derive -base FILE -name NAME [-set COST=N]... [-copy COST=FILE]... [-dist COST=N:Q0,...,Q100]... [-notes TEXT]: a name and at least one -set, -copy or -dist")
+		fmt.Fprintln(stderr, "usage: derive -base FILE -name NAME [-set COST=N]... [-copy COST=FILE]... [-dist COST=N:Q0,...,Q100]... [-rank LIST=N:Q0,...,Q100]... [-notes TEXT]: a name and at least one -set, -copy, -dist or -rank")
 		return 2
 	}
 	c, err := readProfile(*base)
@@ -91,19 +120,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	var said []string
+	ranked := map[string]int{} // the -rank entries given so far, by list
 	for _, ch := range changes {
-		if ch.ranks {
+		if ch.ranks != "" && ch.dist != nil {
+			list := rankLists[ch.ranks](c)
+			if ranked[ch.ranks] == 0 {
+				*list = nil
+			}
+			*list = append(*list, *ch.dist)
+			ranked[ch.ranks]++
+			said = append(said, fmt.Sprintf("%s[%d] given as %d samples' quantiles", ch.ranks, len(*list)-1, ch.dist.N))
+			continue
+		}
+		if ch.ranks != "" {
 			other, err := readProfile(ch.from)
 			if err != nil {
 				fmt.Fprintf(stderr, "derive: %v\n", err)
 				return 1
 			}
-			if len(other.MalgRank) == 0 {
-				fmt.Fprintf(stderr, "derive: %s has no malg_rank to copy\n", ch.from)
+			from := *rankLists[ch.ranks](other)
+			if len(from) == 0 {
+				fmt.Fprintf(stderr, "derive: %s has no %s to copy\n", ch.from, ch.ranks)
 				return 1
 			}
-			c.MalgRank = other.MalgRank
-			said = append(said, fmt.Sprintf("malg_rank (%d go statements) copied from %s", len(other.MalgRank), ch.from))
+			*rankLists[ch.ranks](c) = from
+			said = append(said, fmt.Sprintf("%s (%d ranks) copied from %s", ch.ranks, len(from), ch.from))
 			continue
 		}
 		d := c.Dist(ch.cost)

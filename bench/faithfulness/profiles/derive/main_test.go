@@ -12,7 +12,7 @@ import (
 
 const defaultProfile = "../../../../runtime/costs_default.json"
 
-// TestDerive: -set, -copy and -dist change only the costs they name, in order,
+// TestDerive: -set, -copy, -dist and -rank change only the costs they name, in order,
 // and the result is a profile ParseCosts reads.
 func TestDerive(t *testing.T) {
 	dir := t.TempDir()
@@ -26,7 +26,7 @@ func TestDerive(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	code := run([]string{"-base", defaultProfile, "-name", "plain", "-set", "step_ps=25", "-copy", "wakeup=" + otherFile, "-copy", "malg_rank=" + otherFile, "-dist", "notewakeup=40:" + strings.Repeat("3,", 20) + "9", "-notes", "why."}, &out, &errb)
+	code := run([]string{"-base", defaultProfile, "-name", "plain", "-set", "step_ps=25", "-copy", "wakeup=" + otherFile, "-copy", "malg_rank=" + otherFile, "-dist", "notewakeup=40:" + strings.Repeat("3,", 20) + "9", "-rank", "sysmon_late_rank=5:" + strings.Repeat("150,", 20) + "150", "-rank", "sysmon_late_rank=5:" + strings.Repeat("90,", 20) + "90", "-notes", "why."}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -52,6 +52,9 @@ func TestDerive(t *testing.T) {
 	if len(got.MalgRank) != 2 || got.MalgRank[0] != runtime.Const(11) || got.MalgRank[1] != runtime.Const(22) {
 		t.Errorf("malg_rank %v, want the other profile's", got.MalgRank)
 	}
+	if len(got.SysmonLateRank) != 2 || got.SysmonLateRank[0].Median() != 150 || got.SysmonLateRank[1].Median() != 90 {
+		t.Errorf("sysmon_late_rank %v, want the two -rank entries in order", got.SysmonLateRank)
+	}
 	if got.Name != "plain" || !strings.Contains(got.Command, "-set step_ps=25") || !strings.Contains(got.Notes, "step_ps set to 25 at every quantile") || !strings.Contains(got.Notes, "why.") {
 		t.Errorf("name %q, command %q, notes %q: want the new name, the command and what changed", got.Name, got.Command, got.Notes)
 	}
@@ -66,6 +69,8 @@ func TestDeriveBadArgs(t *testing.T) {
 		{"-base", defaultProfile, "-set", "step_ps=1"},
 		{"-base", defaultProfile, "-name", "x"},
 		{"-base", defaultProfile, "-name", "x", "-dist", "notewakeup=3"},
+		{"-base", defaultProfile, "-name", "x", "-rank", "step_ps=3:" + strings.Repeat("5,", 20) + "5"},
+		{"-base", defaultProfile, "-name", "x", "-rank", "sysmon_late_rank=3:1,2"},
 		{"-base", defaultProfile, "-name", "x", "-dist", "notewakeup=3:1,2,3"},
 		{"-base", defaultProfile, "-name", "x", "-dist", "notewakeup=3:" + strings.Repeat("5,", 20) + "4"},
 	} {
