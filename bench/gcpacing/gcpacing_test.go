@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -55,7 +57,7 @@ func TestPacingHolds(t *testing.T) {
 			if !r.ok() {
 				t.Errorf("%s GOGC=%d P=%d --gc-cycle=%s: cycles %d against Go's %g (%+.1f%%), mean goal %.2f MiB against %.2f (%+.1f%%): want both within 10%%",
 					r.program, r.gogc, r.procs, model, r.twin.cycles, r.goc.cyclesMed, 100*r.cyclesErr,
-					mean(r.twin.goals)/(1<<20), r.goc.goal/(1<<20), 100*r.goalErr)
+					r.twin.goal/(1<<20), r.goc.goal/(1<<20), 100*r.goalErr)
 			}
 		}
 	}
@@ -116,6 +118,49 @@ func TestDeterministic(t *testing.T) {
 	}
 	if !strings.Contains(out[0].String(), "| small | 50 | 1 | instant |") {
 		t.Errorf("no row for small at GOGC=50, P=1, instant:\n%s", out[0].Bytes())
+	}
+}
+
+// TestSeeds: -seeds runs each twin under --perturb=timing, the same bytes
+// every time, and not the default run's; a negative count is a usage error.
+func TestSeeds(t *testing.T) {
+	base := []string{"-dir", twinDir, "-recordings", recordings, "-programs", "small", "-models", "mark", "-total", "64MiB"}
+	run := func(extra ...string) string {
+		t.Helper()
+		var out, stderr bytes.Buffer
+		if code := doMain(append(slices.Clone(base), extra...), &out, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d: %s", extra, code, stderr.Bytes())
+		}
+		return out.String()
+	}
+	plain, seeded := run(), run("-seeds", "3")
+	if again := run("-seeds", "3"); again != seeded {
+		t.Errorf("-seeds 3 twice differs:\n%s\n---\n%s", seeded, again)
+	}
+	if seeded == plain {
+		t.Errorf("-seeds 3 prints the default run's table:\n%s", seeded)
+	}
+	var stderr bytes.Buffer
+	if code := doMain(append(slices.Clone(base), "-seeds", "-1"), new(bytes.Buffer), &stderr); code != 2 || !strings.Contains(stderr.String(), "-seeds -1") {
+		t.Errorf("-seeds -1: exit %d, %q; want 2 and a message", code, stderr.String())
+	}
+}
+
+// combine takes the median cycles (the middle two's mean, rounded down,
+// for an even count) and the mean of the mean goals; an error wins.
+func TestCombine(t *testing.T) {
+	odd := combine([]twinResult{{cycles: 9, goal: 10}, {cycles: 3, goal: 20}, {cycles: 5, goal: 30}})
+	if odd.cycles != 5 || odd.goal != 20 {
+		t.Errorf("odd: %+v, want 5 cycles, goal 20", odd)
+	}
+	if even := combine([]twinResult{{cycles: 4, goal: 1}, {cycles: 7, goal: 3}}); even.cycles != 5 || even.goal != 2 {
+		t.Errorf("even: %+v, want 5 cycles, goal 2", even)
+	}
+	if one := combine([]twinResult{{cycles: 4, goals: []uint64{1}, goal: 1}}); one.cycles != 4 || len(one.goals) != 1 {
+		t.Errorf("one: %+v, want itself", one)
+	}
+	if bad := combine([]twinResult{{cycles: 4}, {err: errors.New("boom")}}); bad.err == nil {
+		t.Error("an error was dropped")
 	}
 }
 

@@ -24,7 +24,14 @@
 //
 // The twin of a cell runs with --procs, --gogc and --gc-cycle set, on the
 // default costs profile and seed: its output, and so this command's, is
-// the same bytes every time.
+// the same bytes every time. That run charges every cost its median, so
+// its periods are exact and may lock in step (a cell can halve its cycles
+// for one value of a cost, docs/faithfulness.md, "sysmon's ticks in
+// situ"); -seeds N runs each twin N times under --perturb=timing, seeds 1
+// to N, and compares their median cycles and mean goal, the same bytes
+// every time too:
+//
+//	go run ./bench/gcpacing -models mark -seeds 5
 package main
 
 import (
@@ -110,7 +117,8 @@ type goCell struct {
 // A twinResult is what a twin printed.
 type twinResult struct {
 	cycles int
-	goals  []uint64
+	goals  []uint64 // each cycle's goal; of one run only
+	goal   float64  // the mean goal: of goals, or over seeds the mean of each run's
 	err    error
 }
 
@@ -136,6 +144,7 @@ type config struct {
 	total    int64 // bytes each run allocates after its live heap
 	jobs     int
 	costs    string // the twins' --costs, if not the default profile
+	seeds    int    // if more than 0, each twin runs with --perturb=timing and seeds 1 to seeds
 }
 
 func main() {
@@ -153,6 +162,7 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	total := fs.String("total", "2GiB", "the short-lived `bytes` of each run: the recorded 2GiB, or less for the same prefix of each run")
 	fs.StringVar(&cfg.costs, "costs", "", "run the twins under the costs profile `FILE` (schedlab's --costs) instead of the default")
 	fs.IntVar(&cfg.jobs, "jobs", goruntime.NumCPU(), "twins run at once")
+	fs.IntVar(&cfg.seeds, "seeds", 0, "run each twin `N` times under --perturb=timing, seeds 1 to N, and compare the median of their cycles and the mean of their mean goals (0: one default run, every cost at its median)")
 	check := fs.Bool("check", false, "exit 1 unless every cell is within 10%")
 	markRates := fs.Bool("markrates", false, "print only the mark CPU a MiB of scan work of the recorded `small` and `pointers` at GOMAXPROCS 1, the in-situ rates of the default profile's gc_mark_roots_mib and gc_mark_mib")
 	pauses := fs.Bool("pauses", false, "print only the recorded sweep and mark termination pauses (gctrace's first and third clock terms), by recording and GOMAXPROCS")
@@ -167,6 +177,9 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 		var n uint64
 		n, err = lang.ParseSize(*total)
 		cfg.total = int64(min(n, math.MaxInt64))
+	}
+	if err == nil && cfg.seeds < 0 {
+		err = fmt.Errorf("-seeds %d: want 0 or more", cfg.seeds)
 	}
 	if err == nil && (cfg.total <= 0 || cfg.total > recordedTotal) {
 		err = fmt.Errorf("-total %s: want more than 0 and at most the recorded 2GiB", *total)
@@ -280,25 +293,61 @@ func compare(cfg config) ([]row, []string, error) {
 		}
 		srcs[r.program] = src
 	}
+	perTwin := max(cfg.seeds, 1)
+	results := make([][]twinResult, len(rows))
 	for i := range rows {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			r := &rows[i]
-			r.twin = runTwin(filepath.Join(cfg.dir, r.program+".star"), srcs[r.program], r.key, r.model, cfg.total, cfg.costs)
-		}()
+		results[i] = make([]twinResult, perTwin)
+		for j := range perTwin {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				r := &rows[i]
+				seed := 0
+				if cfg.seeds > 0 {
+					seed = j + 1
+				}
+				results[i][j] = runTwin(filepath.Join(cfg.dir, r.program+".star"), srcs[r.program], r.key, r.model, cfg.total, cfg.costs, seed)
+			}()
+		}
 	}
 	wg.Wait()
 	for i := range rows {
 		r := &rows[i]
+		r.twin = combine(results[i])
 		if r.twin.err != nil {
 			return nil, nil, r.twin.err
 		}
 		r.cyclesErr = float64(r.twin.cycles)/r.goc.cyclesMed - 1
-		r.goalErr = mean(r.twin.goals)/r.goc.goal - 1
+		r.goalErr = r.twin.goal/r.goc.goal - 1
 	}
 	return rows, notes, nil
+}
+
+// combine returns one twin's result from its runs under several seeds:
+// the median of their cycles (of the middle two, rounded down, for an
+// even count) and the mean of their mean goals, as a cell's Go runs are
+// summarized; one run is itself. The first error is the result's.
+func combine(rs []twinResult) twinResult {
+	if len(rs) == 1 {
+		return rs[0]
+	}
+	cycles := make([]int, len(rs))
+	sum := 0.0
+	for i, r := range rs {
+		if r.err != nil {
+			return r
+		}
+		cycles[i] = r.cycles
+		sum += r.goal
+	}
+	slices.Sort(cycles)
+	mid := len(cycles) / 2
+	c := cycles[mid]
+	if len(cycles)%2 == 0 {
+		c = (cycles[mid-1] + cycles[mid]) / 2
+	}
+	return twinResult{cycles: c, goal: sum / float64(len(rs))}
 }
 
 // summarize returns what the runs rs of one cell did up to the point
@@ -467,9 +516,9 @@ var twinLine = regexp.MustCompile(`(?m)^cycles=(\d+) goals=(\S*) at=`)
 
 // runTwin runs the twin script (source src) of cell k under the GC cycle
 // model with total short-lived bytes, as `schedlab run --procs P --gogc G
-// --gc-cycle MODEL --param total=TOTAL script` would, and returns what it
-// printed.
-func runTwin(script string, src []byte, k key, model string, total int64, costs string) twinResult {
+// --gc-cycle MODEL --param total=TOTAL script` would (with seed above 0,
+// `--perturb=timing --seed SEED` too), and returns what it printed.
+func runTwin(script string, src []byte, k key, model string, total int64, costs string, seed int) twinResult {
 	args := []string{
 		"--procs=" + strconv.Itoa(k.procs),
 		"--gogc=" + strconv.Itoa(k.gogc),
@@ -478,6 +527,9 @@ func runTwin(script string, src []byte, k key, model string, total int64, costs 
 	}
 	if costs != "" {
 		args = append(args, "--costs="+costs)
+	}
+	if seed > 0 {
+		args = append(args, "--perturb=timing", "--seed="+strconv.Itoa(seed))
 	}
 	fail := func(format string, a ...any) twinResult {
 		return twinResult{err: fmt.Errorf("%s %s: "+format, append([]any{script, strings.Join(args, " ")}, a...)...)}
@@ -509,7 +561,7 @@ func runTwin(script string, src []byte, k key, model string, total int64, costs 
 	if len(goals) != cycles {
 		return fail("%d cycles but %d goals", cycles, len(goals))
 	}
-	return twinResult{cycles: cycles, goals: goals}
+	return twinResult{cycles: cycles, goals: goals, goal: mean(goals)}
 }
 
 // printTable writes the rows as a Markdown table, with a summary line.
@@ -528,7 +580,7 @@ func printTable(w io.Writer, cfg config, rows []row) {
 		}
 		fmt.Fprintf(w, "| %s | %d | %d | %s | %g [%d–%d] | %d | %+.1f%% | %.2f | %.2f | %+.1f%% | %s |\n",
 			r.program, r.gogc, r.procs, r.model, r.goc.cyclesMed, r.goc.cyclesMin, r.goc.cyclesMax,
-			r.twin.cycles, 100*r.cyclesErr, r.goc.goal/(1<<20), mean(r.twin.goals)/(1<<20), 100*r.goalErr, verdict)
+			r.twin.cycles, 100*r.cyclesErr, r.goc.goal/(1<<20), r.twin.goal/(1<<20), 100*r.goalErr, verdict)
 	}
 	fmt.Fprintln(w)
 	per := len(rows) / max(len(cfg.models), 1)
