@@ -111,6 +111,7 @@ var layers = map[string]int{
 	"bench/faithfulness/wakestall":         layerCommands,
 	"bench/faithfulness/printtimes":        layerCommands,
 	"bench/faithfulness/ctxtimes":          layerCommands,
+	"bench/faithfulness/ctxperf":           layerCommands,
 	"bench/faithfulness/sysmontimes":       layerCommands,
 	"bench/faithfulness/sysmontimes/probe": layerCommands,
 	"bench/faithfulness/samples":           layerCommands,
