@@ -67,41 +67,16 @@ func main() {
 	flag.Parse()
 	switch {
 	case *trace != "":
-		f, err := os.Open(*trace)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "ctxperf: %v\n", err)
-			os.Exit(1)
-		}
-		defer f.Close()
-		line, err := fromTrace(f)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "ctxperf: %s: %v\n", *trace, err)
-			os.Exit(1)
-		}
-		fmt.Println(line)
+		samples.PrintLine("ctxperf", *trace, fromTrace)
 	case *summarize != "":
 		samples.Summarize("ctxperf", append([]string{*summarize}, flag.Args()...), summary)
 	case *events != "":
-		f, err := os.Open(*events)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "ctxperf: %v\n", err)
-			os.Exit(1)
-		}
-		defer f.Close()
-		line, err := fromPerf(f, *comm, *out)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "ctxperf: %s: %v\n", *events, err)
-			os.Exit(1)
-		}
-		fmt.Println(line)
+		samples.PrintLine("ctxperf", *events, func(r io.Reader) (string, error) { return fromPerf(r, *comm, *out) })
 	default:
 		fmt.Fprintln(os.Stderr, "usage: ctxperf -perf FILE -out LINES | -summarize FILE... (record.sh records)")
 		os.Exit(2)
 	}
 }
-
-// A line of perf script's output (-F comm,tid,time,event,trace --ns).
-var perfLine = regexp.MustCompile(`^\s*(.*\S)\s+(\d+)\s+(\d+)\.(\d{9}):\s+syscalls:sys_(enter|exit)_(\w+):\s*(.*)$`)
 
 // stdoutWrite matches the fields of a write to fd 1.
 var stdoutWrite = regexp.MustCompile(`^fd: 0x0*1,`)
@@ -116,45 +91,36 @@ func fromPerf(r io.Reader, comm, out string) (string, error) {
 	var writes []write
 	open := map[int64]int{} // tid → index of its write in progress
 	kill := int64(-1)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
-	for ln := 1; sc.Scan(); ln++ {
-		m := perfLine.FindStringSubmatch(sc.Text())
-		if m == nil || m[1] != comm {
+	events, err := samples.ReadPerf(r)
+	if err != nil {
+		return "", err
+	}
+	for _, e := range events {
+		if e.Comm != comm {
 			continue
 		}
-		tid, err1 := strconv.ParseInt(m[2], 10, 64)
-		sec, err2 := strconv.ParseInt(m[3], 10, 64)
-		ns, err3 := strconv.ParseInt(m[4], 10, 64)
-		if err := errors.Join(err1, err2, err3); err != nil {
-			return "", fmt.Errorf("line %d: %v", ln, err)
-		}
-		at := sec*1e9 + ns
 		switch {
-		case m[6] == "tgkill" && m[5] == "enter":
+		case e.Call == "tgkill" && !e.Exit:
 			if len(writes) == 0 {
-				kill = at // the last signal before the first line
+				kill = e.At // the last signal before the first line
 			}
-		case m[6] == "write" && m[5] == "enter" && stdoutWrite.MatchString(m[7]):
-			open[tid] = len(writes)
-			writes = append(writes, write{tid: tid, at: at})
-		case m[6] == "write" && m[5] == "exit":
-			i, ok := open[tid]
+		case e.Call == "write" && !e.Exit && stdoutWrite.MatchString(e.Fields):
+			open[e.Tid] = len(writes)
+			writes = append(writes, write{tid: e.Tid, at: e.At})
+		case e.Call == "write" && e.Exit:
+			i, ok := open[e.Tid]
 			if !ok {
 				continue
 			}
-			delete(open, tid)
-			if ret, err := strconv.ParseUint(strings.TrimPrefix(m[7], "0x"), 16, 64); err != nil || int64(ret) <= 0 {
+			delete(open, e.Tid)
+			if ret, err := strconv.ParseUint(strings.TrimPrefix(e.Fields, "0x"), 16, 64); err != nil || int64(ret) <= 0 {
 				// Failed (EINTR when a signal lands in it) and made
 				// again by os.File.Write: not a line of its own.
 				writes = slices.Delete(writes, i, i+1)
 				continue
 			}
-			writes[i].took = at - writes[i].at
+			writes[i].took = e.At - writes[i].at
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return "", err
 	}
 	if len(writes) != workers {
 		return "", fmt.Errorf("%d writes to standard output by %s, want %d", len(writes), comm, workers)

@@ -1,5 +1,7 @@
 // Package samples reads the recordings of bench/faithfulness's timing
 // tools (spawntimes, syscalltimes, timertimes, waketimes, wakestall),
+// and perf script's system call events for those that time a program
+// from outside (sysmontimes, ctxperf),
 // writes and reads their lines of samples, and turns the samples into the
 // 21 quantiles of a costs profile's entry, so that a profile's cost is
 // made from its recordings by a command, not by hand. P tells a tool which

@@ -2,6 +2,7 @@ package samples
 
 import (
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,5 +65,22 @@ func TestReadLines(t *testing.T) {
 func TestP(t *testing.T) {
 	if p, n := P(), int64(goruntime.GOMAXPROCS(0)); p < 0 || p >= n {
 		t.Errorf("P() = %d, want one of the %d Ps", p, n)
+	}
+}
+
+func TestReadPerf(t *testing.T) {
+	src := "some header\n" +
+		"      ctx_fanout    11 100.010150000:     syscalls:sys_enter_write: fd: 0x00000001, count: 0x00000007\n" +
+		"    other proc     7 100.010151000:      syscalls:sys_exit_write: 0xfffffffffffffffc\n"
+	evs, err := ReadPerf(strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []PerfEvent{
+		{Comm: "ctx_fanout", Tid: 11, At: 100_010_150_000, Call: "write", Fields: "fd: 0x00000001, count: 0x00000007"},
+		{Comm: "other proc", Tid: 7, At: 100_010_151_000, Exit: true, Call: "write", Fields: "0xfffffffffffffffc"},
+	}
+	if !slices.Equal(evs, want) {
+		t.Errorf("ReadPerf:\n got %+v\nwant %+v", evs, want)
 	}
 }

@@ -47,7 +47,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -73,28 +72,12 @@ func main() {
 			return summary(r, w, *ranks)
 		})
 	case *trace != "":
-		f, err := os.Open(*trace)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "sysmontimes: %v\n", err)
-			os.Exit(1)
-		}
-		defer f.Close()
-		line, err := fromPerf(f, *comm)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "sysmontimes: %s: %v\n", *trace, err)
-			os.Exit(1)
-		}
-		fmt.Println(line)
+		samples.PrintLine("sysmontimes", *trace, func(r io.Reader) (string, error) { return fromPerf(r, *comm) })
 	default:
 		fmt.Fprintln(os.Stderr, "usage: sysmontimes -perf FILE | -summarize FILE... (record.sh records; the traced program is ./probe)")
 		os.Exit(2)
 	}
 }
-
-// A line of perf script's output (-F comm,tid,time,event,trace --ns):
-// the command, the thread, the time in seconds to the ns, the tracepoint
-// and its fields.
-var perfLine = regexp.MustCompile(`^\s*(.*\S)\s+(\d+)\s+(\d+)\.(\d{9}):\s+syscalls:sys_(enter|exit)_(\w+):\s*(.*)$`)
 
 // fromPerf reads the events of one run of the traced program, whose
 // command is comm, as perf script prints them (record.sh says how they
@@ -105,38 +88,17 @@ var perfLine = regexp.MustCompile(`^\s*(.*\S)\s+(\d+)\s+(\d+)\.(\d{9}):\s+syscal
 // above it: runtime.main's newm(sysmon) is its first clone, and Linux
 // gives thread ids in increasing order.
 func fromPerf(r io.Reader, comm string) (string, error) {
-	type event struct {
-		comm       string
-		tid, at    int64 // at: ns
-		exit       bool
-		call, rest string
-	}
-	var events []event
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
-	for ln := 1; sc.Scan(); ln++ {
-		m := perfLine.FindStringSubmatch(sc.Text())
-		if m == nil {
-			continue
-		}
-		tid, err1 := strconv.ParseInt(m[2], 10, 64)
-		sec, err2 := strconv.ParseInt(m[3], 10, 64)
-		ns, err3 := strconv.ParseInt(m[4], 10, 64)
-		if err := errors.Join(err1, err2, err3); err != nil {
-			return "", fmt.Errorf("line %d: %v", ln, err)
-		}
-		events = append(events, event{m[1], tid, sec*1e9 + ns, m[5] == "exit", m[6], m[7]})
-	}
-	if err := sc.Err(); err != nil {
+	events, err := samples.ReadPerf(r)
+	if err != nil {
 		return "", err
 	}
 	var mainTid, mark int64 = -1, 0
 	for _, e := range events {
-		if e.comm != comm || e.call != "getpid" || !e.exit {
+		if e.Comm != comm || e.Call != "getpid" || !e.Exit {
 			continue
 		}
-		if ret, err := strconv.ParseInt(strings.TrimPrefix(e.rest, "0x"), 16, 64); err == nil && ret == e.tid {
-			mainTid, mark = e.tid, e.at
+		if ret, err := strconv.ParseInt(strings.TrimPrefix(e.Fields, "0x"), 16, 64); err == nil && ret == e.Tid {
+			mainTid, mark = e.Tid, e.At
 			break
 		}
 	}
@@ -145,8 +107,8 @@ func fromPerf(r io.Reader, comm string) (string, error) {
 	}
 	var sysmon int64 = -1
 	for _, e := range events {
-		if e.comm == comm && e.call == "nanosleep" && e.tid > mainTid && (sysmon < 0 || e.tid < sysmon) {
-			sysmon = e.tid
+		if e.Comm == comm && e.Call == "nanosleep" && e.Tid > mainTid && (sysmon < 0 || e.Tid < sysmon) {
+			sysmon = e.Tid
 		}
 	}
 	if sysmon < 0 {
@@ -156,17 +118,17 @@ func fromPerf(r io.Reader, comm string) (string, error) {
 	var durs []int64
 	var entered int64 = -1
 	for _, e := range events {
-		if e.tid != sysmon || e.comm != comm || e.call != "nanosleep" {
+		if e.Tid != sysmon || e.Comm != comm || e.Call != "nanosleep" {
 			continue
 		}
 		switch {
-		case !e.exit:
-			entered = e.at
+		case !e.Exit:
+			entered = e.At
 		case entered >= 0:
-			if e.at <= mark {
+			if e.At <= mark {
 				before++
 			}
-			durs = append(durs, e.at-entered)
+			durs = append(durs, e.At-entered)
 			entered = -1
 		}
 	}

@@ -1,0 +1,68 @@
+package samples
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+)
+
+// A PerfEvent is one system call tracepoint as perf script prints it
+// (perf record -e syscalls:sys_enter_NAME,syscalls:sys_exit_NAME, then
+// perf script --ns -F comm,tid,time,event,trace): the tools that time a
+// program from outside (sysmontimes, ctxperf) read these.
+type PerfEvent struct {
+	Comm   string // the command
+	Tid    int64  // the thread
+	At     int64  // when, in ns
+	Exit   bool   // sys_exit_NAME, not sys_enter_NAME
+	Call   string // NAME: nanosleep, write, getpid, ...
+	Fields string // the tracepoint's fields ("fd: 0x00000001, ..."), or on exit the value returned ("0x7")
+}
+
+// perfLine is a line of perf script's output: the command, the thread,
+// the time in seconds to the ns, the tracepoint and its fields.
+var perfLine = regexp.MustCompile(`^\s*(.*\S)\s+(\d+)\s+(\d+)\.(\d{9}):\s+syscalls:sys_(enter|exit)_(\w+):\s*(.*)$`)
+
+// ReadPerf reads perf script's output and returns its system call events
+// in order; lines that are not such events are left out.
+func ReadPerf(r io.Reader) ([]PerfEvent, error) {
+	var events []PerfEvent
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 1<<20)
+	for ln := 1; sc.Scan(); ln++ {
+		m := perfLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		tid, err1 := strconv.ParseInt(m[2], 10, 64)
+		sec, err2 := strconv.ParseInt(m[3], 10, 64)
+		ns, err3 := strconv.ParseInt(m[4], 10, 64)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return nil, fmt.Errorf("line %d: %v", ln, err)
+		}
+		events = append(events, PerfEvent{Comm: m[1], Tid: tid, At: sec*1e9 + ns, Exit: m[5] == "exit", Call: m[6], Fields: m[7]})
+	}
+	return events, sc.Err()
+}
+
+// PrintLine opens path, makes a recording line of it with line and prints
+// it: what a tool's -perf (or -schedlab) flag does. An error names the
+// tool and the file, and exits with status 1.
+func PrintLine(tool, path string, line func(io.Reader) (string, error)) {
+	f, err := os.Open(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", tool, err)
+		os.Exit(1)
+	}
+	defer f.Close()
+	s, err := line(f)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %s: %v\n", tool, path, err)
+		os.Exit(1)
+	}
+	fmt.Println(s)
+}
