@@ -445,18 +445,17 @@ func DefaultCostsJSON() []byte { return bytes.Clone(defaultCostsJSON) }
 
 // The file format, as encoding/json reads it.
 type costsFile struct {
-	Format   *string              `json:"format"`
-	Name     string               `json:"name"`
-	Machine  string               `json:"machine"`
-	Go       string               `json:"go"`
-	Command  string               `json:"command"`
-	Recorded string               `json:"recorded"`
-	Load     string               `json:"load"`
-	Notes    string               `json:"notes,omitempty"`
-	Costs    map[string]*distFile `json:"costs"`
-	MalgRank []*distFile          `json:"malg_rank,omitempty"`
-
-	SysmonLateRank []*distFile `json:"sysmon_late_rank,omitempty"`
+	Format         *string              `json:"format"`
+	Name           string               `json:"name"`
+	Machine        string               `json:"machine"`
+	Go             string               `json:"go"`
+	Command        string               `json:"command"`
+	Recorded       string               `json:"recorded"`
+	Load           string               `json:"load"`
+	Notes          string               `json:"notes,omitempty"`
+	Costs          map[string]*distFile `json:"costs"`
+	MalgRank       []*distFile          `json:"malg_rank,omitempty"`
+	SysmonLateRank []*distFile          `json:"sysmon_late_rank,omitempty"`
 }
 
 type distFile struct {
