@@ -95,7 +95,12 @@ func fromPerf(r io.Reader, comm, out string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	var switches []samples.PerfEvent
 	for _, e := range events {
+		if e.Call == "sched:sched_switch" {
+			switches = append(switches, e)
+			continue
+		}
 		if e.Comm != comm {
 			continue
 		}
@@ -125,7 +130,54 @@ func fromPerf(r io.Reader, comm, out string) (string, error) {
 	if len(writes) != workers {
 		return "", fmt.Errorf("%d writes to standard output by %s, want %d", len(writes), comm, workers)
 	}
-	return format(ids, kill, writes), nil
+	line := format(ids, kill, writes)
+	if len(switches) > 0 {
+		last := writes[workers-1]
+		run, sleep := offCPU(switches, last.tid, writes[0].at, last.at)
+		line += fmt.Sprintf(" off %d %d", run, sleep)
+	}
+	return line, nil
+}
+
+// switchPids finds a sched_switch's threads and the state the one
+// switched out was left in.
+var switchPids = regexp.MustCompile(`prev_pid=(\d+) .*prev_state=(\S+) ==> .*next_pid=(\d+)`)
+
+// offCPU returns how long thread tid was off its CPU between from and to
+// (ns), by the sched_switch events: while runnable (the OS took its CPU:
+// prev_state R) and while asleep (it blocked, as a parked M does).
+func offCPU(switches []samples.PerfEvent, tid, from, to int64) (runnable, asleep int64) {
+	out, state := int64(-1), ""
+	add := func(a, b int64) {
+		a, b = max(a, from), min(b, to)
+		if b <= a {
+			return
+		}
+		if strings.HasPrefix(state, "R") {
+			runnable += b - a
+		} else {
+			asleep += b - a
+		}
+	}
+	for _, e := range switches {
+		m := switchPids.FindStringSubmatch(e.Fields)
+		if m == nil {
+			continue
+		}
+		prev, _ := strconv.ParseInt(m[1], 10, 64)
+		next, _ := strconv.ParseInt(m[3], 10, 64)
+		if prev == tid {
+			out, state = e.At, m[2]
+		}
+		if next == tid && out >= 0 {
+			add(out, e.At)
+			out = -1
+		}
+	}
+	if out >= 0 {
+		add(out, to)
+	}
+	return runnable, asleep
 }
 
 // A write is one printed line's write(2): its thread, when it began and
@@ -260,13 +312,17 @@ type run struct {
 	order            string
 	kill             int64
 	thread, at, took [workers]int64
+
+	// The 3rd line's thread off its CPU between the 1st line and its
+	// own, while runnable and while asleep (-1: not recorded).
+	offRunnable, offAsleep int64
 }
 
 // parseRun reads a recording line.
 func parseRun(f []string) (run, error) {
 	var r run
-	if len(f) != 18 || f[0] != "run" || f[4] != "kill" || f[6] != "thread" || f[10] != "at" || f[14] != "took" {
-		return r, fmt.Errorf("want \"run I I I kill N thread T T T at N N N took N N N\", have %q", strings.Join(f, " "))
+	if len(f) != 18 && (len(f) != 21 || f[18] != "off") || f[0] != "run" || f[4] != "kill" || f[6] != "thread" || f[10] != "at" || f[14] != "took" {
+		return r, fmt.Errorf("want \"run I I I kill N thread T T T at N N N took N N N [off N N]\", have %q", strings.Join(f, " "))
 	}
 	r.order = "stop " + strings.Join(f[1:4], " stop ")
 	var err error
@@ -282,6 +338,10 @@ func parseRun(f []string) (run, error) {
 		r.thread[i] = num(f[7+i])
 		r.at[i] = num(f[11+i])
 		r.took[i] = num(f[15+i])
+	}
+	r.offRunnable, r.offAsleep = -1, -1
+	if len(f) == 21 {
+		r.offRunnable, r.offAsleep = num(f[19]), num(f[20])
 	}
 	return r, err
 }
@@ -347,11 +407,15 @@ func summary(rd io.Reader, w io.Writer) error {
 			}
 			return ""
 		}
-		fmt.Fprintf(w, "  %-22s %5.1f%%  signal→1st %6.1f  2nd %6.1f%s  3rd %6.1f%s  writes %5.1f %5.1f %5.1f\n", o, 100*float64(len(rs))/float64(n),
+		off := ""
+		if v := med(func(r run) int64 { return r.offRunnable }); v >= 0 {
+			off = fmt.Sprintf("  3rd's thread off its CPU, runnable %6.1f asleep %6.1f", v, med(func(r run) int64 { return r.offAsleep }))
+		}
+		fmt.Fprintf(w, "  %-22s %5.1f%%  signal→1st %6.1f  2nd %6.1f%s  3rd %6.1f%s  writes %5.1f %5.1f %5.1f%s\n", o, 100*float64(len(rs))/float64(n),
 			med(func(r run) int64 { return r.kill }),
 			med(func(r run) int64 { return r.at[1] }), same(1),
 			med(func(r run) int64 { return r.at[2] }), same(2),
-			med(func(r run) int64 { return r.took[0] }), med(func(r run) int64 { return r.took[1] }), med(func(r run) int64 { return r.took[2] }))
+			med(func(r run) int64 { return r.took[0] }), med(func(r run) int64 { return r.took[1] }), med(func(r run) int64 { return r.took[2] }), off)
 	}
 	return nil
 }

@@ -59,6 +59,28 @@ stop 1
   11437.602µs P0  M0  G8    GoSyscallEnd   exit=fast
 `
 
+// With the OS's switches recorded, the last line's thread's time off its
+// CPU between the first line and its own: runnable (taken, R) and asleep.
+func TestFromPerfOffCPU(t *testing.T) {
+	switches := `         swapper     0 100.010000000:       sched:sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ctx_fanout next_pid=12 next_prio=120
+      ctx_fanout    12 100.010200000:       sched:sched_switch: prev_comm=ctx_fanout prev_pid=12 prev_prio=120 prev_state=R ==> next_comm=perf next_pid=5 next_prio=120
+            perf     5 100.010250000:       sched:sched_switch: prev_comm=perf prev_pid=5 prev_prio=120 prev_state=S ==> next_comm=ctx_fanout next_pid=12 next_prio=120
+      ctx_fanout    12 100.010260000:       sched:sched_switch: prev_comm=ctx_fanout prev_pid=12 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120
+         swapper     0 100.010290000:       sched:sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=ctx_fanout next_pid=12 next_prio=120
+`
+	got, err := fromPerf(strings.NewReader(events+switches), "ctx_fanout", "stop 2 stop 3 stop 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(got, " took 8000 1000 12000 off 50000 30000") {
+		t.Errorf("fromPerf: %s\nwant off 50000 30000 (50µs taken, 30µs asleep)", got)
+	}
+	var out strings.Builder
+	if err := summary(strings.NewReader(got+"\n"), &out); err != nil || !strings.Contains(out.String(), "runnable   50.0 asleep   30.0") {
+		t.Errorf("summary: %v\n%s", err, out.String())
+	}
+}
+
 func TestFromTrace(t *testing.T) {
 	got, err := fromTrace(strings.NewReader(trace))
 	if err != nil {

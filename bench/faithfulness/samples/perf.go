@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // A PerfEvent is one system call tracepoint as perf script prints it
@@ -19,16 +20,17 @@ type PerfEvent struct {
 	Tid    int64  // the thread
 	At     int64  // when, in ns
 	Exit   bool   // sys_exit_NAME, not sys_enter_NAME
-	Call   string // NAME: nanosleep, write, getpid, ...
+	Call   string // NAME: nanosleep, write, getpid, ...; another tracepoint's whole name ("sched:sched_switch")
 	Fields string // the tracepoint's fields ("fd: 0x00000001, ..."), or on exit the value returned ("0x7")
 }
 
 // perfLine is a line of perf script's output: the command, the thread,
 // the time in seconds to the ns, the tracepoint and its fields.
-var perfLine = regexp.MustCompile(`^\s*(.*\S)\s+(\d+)\s+(\d+)\.(\d{9}):\s+syscalls:sys_(enter|exit)_(\w+):\s*(.*)$`)
+var perfLine = regexp.MustCompile(`^\s*(.*\S)\s+(\d+)\s+(\d+)\.(\d{9}):\s+(\w+:\w+):\s*(.*)$`)
 
-// ReadPerf reads perf script's output and returns its system call events
-// in order; lines that are not such events are left out.
+// ReadPerf reads perf script's output and returns its events in order: a
+// system call's entry or exit, or another tracepoint by its name; lines
+// that are not events are left out.
 func ReadPerf(r io.Reader) ([]PerfEvent, error) {
 	var events []PerfEvent
 	sc := bufio.NewScanner(r)
@@ -44,7 +46,13 @@ func ReadPerf(r io.Reader) ([]PerfEvent, error) {
 		if err := errors.Join(err1, err2, err3); err != nil {
 			return nil, fmt.Errorf("line %d: %v", ln, err)
 		}
-		events = append(events, PerfEvent{Comm: m[1], Tid: tid, At: sec*1e9 + ns, Exit: m[5] == "exit", Call: m[6], Fields: m[7]})
+		e := PerfEvent{Comm: m[1], Tid: tid, At: sec*1e9 + ns, Call: m[5], Fields: m[6]}
+		if name, ok := strings.CutPrefix(e.Call, "syscalls:sys_enter_"); ok {
+			e.Call = name
+		} else if name, ok := strings.CutPrefix(e.Call, "syscalls:sys_exit_"); ok {
+			e.Call, e.Exit = name, true
+		}
+		events = append(events, e)
 	}
 	return events, sc.Err()
 }
