@@ -133,30 +133,37 @@ func fromPerf(r io.Reader, comm, out string) (string, error) {
 	line := format(ids, kill, writes)
 	if len(switches) > 0 {
 		last := writes[workers-1]
-		run, sleep := offCPU(switches, last.tid, writes[0].at, last.at)
-		line += fmt.Sprintf(" off %d %d", run, sleep)
+		run, sleep, taker := offCPU(switches, last.tid, writes[0].at, last.at)
+		line += fmt.Sprintf(" off %d %d taker %s", run, sleep, taker)
 	}
 	return line, nil
 }
 
 // switchPids finds a sched_switch's threads and the state the one
 // switched out was left in.
-var switchPids = regexp.MustCompile(`prev_pid=(\d+) .*prev_state=(\S+) ==> .*next_pid=(\d+)`)
+var switchPids = regexp.MustCompile(`prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*) next_pid=(\d+)`)
 
 // offCPU returns how long thread tid was off its CPU between from and to
 // (ns), by the sched_switch events: while runnable (the OS took its CPU:
-// prev_state R) and while asleep (it blocked, as a parked M does).
-func offCPU(switches []samples.PerfEvent, tid, from, to int64) (runnable, asleep int64) {
-	out, state := int64(-1), ""
+// prev_state R) and while asleep (it blocked, as a parked M does); and
+// the command of the thread that took its CPU for the longest runnable
+// stretch, up to any "/" ("-" if none did).
+func offCPU(switches []samples.PerfEvent, tid, from, to int64) (runnable, asleep int64, taker string) {
+	out, state, next := int64(-1), "", ""
+	taker = "-"
+	longest := int64(0)
 	add := func(a, b int64) {
 		a, b = max(a, from), min(b, to)
 		if b <= a {
 			return
 		}
-		if strings.HasPrefix(state, "R") {
-			runnable += b - a
-		} else {
+		if !strings.HasPrefix(state, "R") {
 			asleep += b - a
+			return
+		}
+		runnable += b - a
+		if b-a > longest {
+			longest, taker = b-a, next
 		}
 	}
 	for _, e := range switches {
@@ -165,11 +172,12 @@ func offCPU(switches []samples.PerfEvent, tid, from, to int64) (runnable, asleep
 			continue
 		}
 		prev, _ := strconv.ParseInt(m[1], 10, 64)
-		next, _ := strconv.ParseInt(m[3], 10, 64)
+		in, _ := strconv.ParseInt(m[4], 10, 64)
 		if prev == tid {
 			out, state = e.At, m[2]
+			next, _, _ = strings.Cut(strings.ReplaceAll(m[3], " ", "_"), "/")
 		}
-		if next == tid && out >= 0 {
+		if in == tid && out >= 0 {
 			add(out, e.At)
 			out = -1
 		}
@@ -177,7 +185,7 @@ func offCPU(switches []samples.PerfEvent, tid, from, to int64) (runnable, asleep
 	if out >= 0 {
 		add(out, to)
 	}
-	return runnable, asleep
+	return runnable, asleep, taker
 }
 
 // A write is one printed line's write(2): its thread, when it began and
@@ -316,13 +324,15 @@ type run struct {
 	// The 3rd line's thread off its CPU between the 1st line and its
 	// own, while runnable and while asleep (-1: not recorded).
 	offRunnable, offAsleep int64
+	taker                  string // who took its CPU longest ("-": none)
 }
 
 // parseRun reads a recording line.
 func parseRun(f []string) (run, error) {
 	var r run
-	if len(f) != 18 && (len(f) != 21 || f[18] != "off") || f[0] != "run" || f[4] != "kill" || f[6] != "thread" || f[10] != "at" || f[14] != "took" {
-		return r, fmt.Errorf("want \"run I I I kill N thread T T T at N N N took N N N [off N N]\", have %q", strings.Join(f, " "))
+	withOff := len(f) >= 21 && f[18] == "off" && (len(f) == 21 || len(f) == 23 && f[21] == "taker")
+	if len(f) != 18 && !withOff || f[0] != "run" || f[4] != "kill" || f[6] != "thread" || f[10] != "at" || f[14] != "took" {
+		return r, fmt.Errorf("want \"run I I I kill N thread T T T at N N N took N N N [off N N [taker COMM]]\", have %q", strings.Join(f, " "))
 	}
 	r.order = "stop " + strings.Join(f[1:4], " stop ")
 	var err error
@@ -340,10 +350,38 @@ func parseRun(f []string) (run, error) {
 		r.took[i] = num(f[15+i])
 	}
 	r.offRunnable, r.offAsleep = -1, -1
-	if len(f) == 21 {
-		r.offRunnable, r.offAsleep = num(f[19]), num(f[20])
+	if withOff {
+		// Lines recorded before the taker was noted have none.
+		r.offRunnable, r.offAsleep, r.taker = num(f[19]), num(f[20]), "?"
+		if len(f) == 23 {
+			r.taker = f[22]
+		}
 	}
 	return r, err
+}
+
+// takers lists who took the last line's thread's CPU, most often first:
+// "ctx_fanout 12, perf 5, - 3".
+func takers(rs []run) string {
+	count := map[string]int{}
+	for _, r := range rs {
+		count[r.taker]++
+	}
+	names := make([]string, 0, len(count))
+	for n := range count {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if count[names[i]] != count[names[j]] {
+			return count[names[i]] > count[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %d", n, count[n])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // summary prints, for each order, its share and the medians of its
@@ -409,7 +447,7 @@ func summary(rd io.Reader, w io.Writer) error {
 		}
 		off := ""
 		if v := med(func(r run) int64 { return r.offRunnable }); v >= 0 {
-			off = fmt.Sprintf("  3rd's thread off its CPU, runnable %6.1f asleep %6.1f", v, med(func(r run) int64 { return r.offAsleep }))
+			off = fmt.Sprintf("  3rd's thread off its CPU, runnable %6.1f asleep %6.1f, taken by %s", v, med(func(r run) int64 { return r.offAsleep }), takers(rs))
 		}
 		fmt.Fprintf(w, "  %-22s %5.1f%%  signal→1st %6.1f  2nd %6.1f%s  3rd %6.1f%s  writes %5.1f %5.1f %5.1f%s\n", o, 100*float64(len(rs))/float64(n),
 			med(func(r run) int64 { return r.kill }),

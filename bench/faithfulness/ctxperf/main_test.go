@@ -72,11 +72,11 @@ func TestFromPerfOffCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(got, " took 8000 1000 12000 off 50000 30000") {
-		t.Errorf("fromPerf: %s\nwant off 50000 30000 (50µs taken, 30µs asleep)", got)
+	if !strings.HasSuffix(got, " took 8000 1000 12000 off 50000 30000 taker perf") {
+		t.Errorf("fromPerf: %s\nwant off 50000 30000 taker perf (50µs taken by perf, 30µs asleep)", got)
 	}
 	var out strings.Builder
-	if err := summary(strings.NewReader(got+"\n"), &out); err != nil || !strings.Contains(out.String(), "runnable   50.0 asleep   30.0") {
+	if err := summary(strings.NewReader(got+"\n"), &out); err != nil || !strings.Contains(out.String(), "runnable   50.0 asleep   30.0, taken by perf 1") {
 		t.Errorf("summary: %v\n%s", err, out.String())
 	}
 }
