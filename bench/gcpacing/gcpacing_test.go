@@ -156,7 +156,7 @@ func TestCombine(t *testing.T) {
 	if even := combine([]twinResult{{cycles: 4, goal: 1}, {cycles: 7, goal: 3}}); even.cycles != 5 || even.goal != 2 {
 		t.Errorf("even: %+v, want 5 cycles, goal 2", even)
 	}
-	if one := combine([]twinResult{{cycles: 4, goals: []uint64{1}, goal: 1}}); one.cycles != 4 || len(one.goals) != 1 {
+	if one := combine([]twinResult{{cycles: 4, goal: 1.5}}); one.cycles != 4 || one.goal != 1.5 {
 		t.Errorf("one: %+v, want itself", one)
 	}
 	if bad := combine([]twinResult{{cycles: 4}, {err: errors.New("boom")}}); bad.err == nil {

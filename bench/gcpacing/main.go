@@ -117,8 +117,7 @@ type goCell struct {
 // A twinResult is what a twin printed.
 type twinResult struct {
 	cycles int
-	goals  []uint64 // each cycle's goal; of one run only
-	goal   float64  // the mean goal: of goals, or over seeds the mean of each run's
+	goal   float64 // the mean of the cycles' goals; over seeds, the mean of each run's
 	err    error
 }
 
@@ -561,7 +560,7 @@ func runTwin(script string, src []byte, k key, model string, total int64, costs 
 	if len(goals) != cycles {
 		return fail("%d cycles but %d goals", cycles, len(goals))
 	}
-	return twinResult{cycles: cycles, goals: goals, goal: mean(goals)}
+	return twinResult{cycles: cycles, goal: mean(goals)}
 }
 
 // printTable writes the rows as a Markdown table, with a summary line.
