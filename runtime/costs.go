@@ -159,7 +159,10 @@
 //
 // with every cost named above present (but the optional ones), 21
 // quantiles in nanoseconds (step_ps's in picoseconds), not negative and
-// not decreasing.
+// not decreasing. A cost may also give its tail, the quantiles p96, p97,
+// p98, p99, p99.5 and p99.9 ("tail": [...], after "quantiles"), for a
+// draw that follows the top twentieth's shape instead of a straight line
+// from p95 to p100 (calibrate writes the tail of stall and stall_every).
 
 package runtime
 
@@ -181,6 +184,17 @@ const CostsFormat = "schedlab-costs/1"
 
 // NumQuantiles is the number of quantiles of a Dist: p0, p5, ..., p100.
 const NumQuantiles = 21
+
+// NumTail is the number of a Dist's tail quantiles, at TailLevels.
+const NumTail = 6
+
+// TailLevels are the points of [0, 1] of a Dist's tail quantiles: p96,
+// p97, p98, p99, p99.5 and p99.9, in thousandths. Between p95 and p100
+// the 21 quantiles say nothing of the shape, and a cost whose top
+// twentieth spans a thousandfold (a thread's stalls: tens of µs to
+// milliseconds) draws far too many long values when interpolated
+// straight across it.
+var TailLevels = [NumTail]int{960, 970, 980, 990, 995, 999}
 
 // A CostKind names one cost of a profile.
 type CostKind uint8
@@ -316,10 +330,13 @@ func CostKinds() []CostKind {
 
 // A Dist is the distribution of one cost: its 21 quantiles p0, p5, ...,
 // p100 in nanoseconds, and the number of samples they were made from (0
-// for a profile written by hand).
+// for a profile written by hand); optionally, its tail: the quantiles at
+// TailLevels, between p95 and p100.
 type Dist struct {
 	N         int                 // samples measured
 	Quantiles [NumQuantiles]int64 // p0, p5, ..., p100, in ns
+	HasTail   bool                // whether Tail holds the tail
+	Tail      [NumTail]int64      // p96, p97, p98, p99, p99.5, p99.9, in ns
 }
 
 // Const returns a Dist whose every quantile is ns: a cost that never
@@ -336,9 +353,10 @@ func Const(ns int64) Dist {
 func (d *Dist) Median() int64 { return d.Quantiles[NumQuantiles/2] }
 
 // Sample draws a value from the distribution with rng: a uniform point
-// on [0, 1] is placed among the quantiles and the value interpolated
-// linearly between the two around it (the inverse of the piecewise-linear
-// distribution function the quantiles describe).
+// on [0, 1] is placed among the quantiles (the tail's too, if it has one)
+// and the value interpolated linearly between the two around it (the
+// inverse of the piecewise-linear distribution function the quantiles
+// describe).
 func (d *Dist) Sample(rng *rand.Rand) int64 { return d.at(rng.Float64()) }
 
 // at is the value at the point p of [0, 1): Sample's draw, given.
@@ -348,9 +366,30 @@ func (d *Dist) at(p float64) int64 {
 	if i >= NumQuantiles-1 {
 		return d.Quantiles[NumQuantiles-1]
 	}
-	lo, hi := d.Quantiles[i], d.Quantiles[i+1]
+	if d.HasTail && i == NumQuantiles-2 {
+		return d.tailAt(p)
+	}
+	return between(d.Quantiles[i], d.Quantiles[i+1], u-float64(i))
+}
+
+// tailAt is the value at the point p of [0.95, 1), among p95, the tail
+// and p100.
+func (d *Dist) tailAt(p float64) int64 {
+	loP, lo := 0.95, d.Quantiles[NumQuantiles-2]
+	for j, level := range TailLevels {
+		hiP := float64(level) / 1000
+		if p < hiP {
+			return between(lo, d.Tail[j], (p-loP)/(hiP-loP))
+		}
+		loP, lo = hiP, d.Tail[j]
+	}
+	return between(lo, d.Quantiles[NumQuantiles-1], (p-loP)/(1-loP))
+}
+
+// between is the value the fraction f of [0, 1) of the way from lo to hi.
+func between(lo, hi int64, f float64) int64 {
 	// float64(hi-lo) may round up past the int64 range: keep to hi.
-	if x := (u - float64(i)) * float64(hi-lo); x < float64(hi-lo) {
+	if x := f * float64(hi-lo); x < float64(hi-lo) {
 		return min(lo+int64(x), hi)
 	}
 	return hi
@@ -461,6 +500,7 @@ type costsFile struct {
 type distFile struct {
 	N         *int    `json:"n"`
 	Quantiles []int64 `json:"quantiles"`
+	Tail      []int64 `json:"tail,omitempty"`
 }
 
 // ParseCosts reads a costs profile in the file format. filename is used
@@ -577,7 +617,40 @@ func (df *distFile) dist(path string) (Dist, error) {
 		}
 		d.Quantiles[i] = q
 	}
+	if df.Tail == nil {
+		return d, nil
+	}
+	if len(df.Tail) != NumTail {
+		return d, fmt.Errorf("%s: a tail of %d quantiles, want %d (%s)", path, len(df.Tail), NumTail, tailNames())
+	}
+	prev, prevName := d.Quantiles[NumQuantiles-2], "p95"
+	for j, q := range df.Tail {
+		name := tailName(j)
+		if q < prev {
+			return d, fmt.Errorf("%s: tail %s (%d) is less than %s (%d); quantiles cannot decrease", path, name, q, prevName, prev)
+		}
+		prev, prevName = q, name
+		d.Tail[j] = q
+	}
+	if top := d.Quantiles[NumQuantiles-1]; prev > top {
+		return d, fmt.Errorf("%s: tail %s (%d) is more than p100 (%d); quantiles cannot decrease", path, prevName, prev, top)
+	}
+	d.HasTail = true
 	return d, nil
+}
+
+// tailName is the name of tail quantile j: "p99.5".
+func tailName(j int) string {
+	return "p" + strings.TrimSuffix(strconv.FormatFloat(float64(TailLevels[j])/10, 'f', 1, 64), ".0")
+}
+
+// tailNames lists the tail's quantiles: "p96, p97, ..., p99.9".
+func tailNames() string {
+	names := make([]string, NumTail)
+	for j := range names {
+		names[j] = tailName(j)
+	}
+	return strings.Join(names, ", ")
 }
 
 // costAt returns the name of the cost whose object holds byte offset off
@@ -684,14 +757,26 @@ func appendRanks(b *bytes.Buffer, key string, ds []Dist) {
 	b.WriteString("  ]")
 }
 
-// appendDist writes d in the file format: {"n": N, "quantiles": [...]}.
+// appendDist writes d in the file format: {"n": N, "quantiles": [...]},
+// and "tail": [...] if it has one.
 func appendDist(b *bytes.Buffer, d *Dist) {
-	fmt.Fprintf(b, "{\"n\": %d, \"quantiles\": [", d.N)
-	for i, q := range d.Quantiles {
+	fmt.Fprintf(b, "{\"n\": %d, \"quantiles\": ", d.N)
+	appendInts(b, d.Quantiles[:])
+	if d.HasTail {
+		b.WriteString(", \"tail\": ")
+		appendInts(b, d.Tail[:])
+	}
+	b.WriteString("}")
+}
+
+// appendInts writes qs as a JSON array of integers.
+func appendInts(b *bytes.Buffer, qs []int64) {
+	b.WriteByte('[')
+	for i, q := range qs {
 		if i > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteString(strconv.FormatInt(q, 10))
 	}
-	b.WriteString("]}")
+	b.WriteByte(']')
 }

@@ -1,10 +1,13 @@
 package runtime
 
 import (
-	"github.com/google/go-cmp/cmp"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // The embedded default profile parses, has every cost, and goes through
@@ -164,5 +167,74 @@ func TestDistSample(t *testing.T) {
 	}
 	if d.Median() != 50 {
 		t.Errorf("median %d", d.Median())
+	}
+}
+
+// A tail puts the top twentieth where it says: its quantiles are the
+// draws' own at p96 ... p99.9, and the mean follows them, not the
+// straight line from p95 to p100. It is written after the quantiles and
+// read back; a tail of the wrong length, or one that leaves [p95, p100]
+// or decreases, is an error that names its quantile.
+func TestDistTail(t *testing.T) {
+	var d Dist
+	for i := range d.Quantiles {
+		d.Quantiles[i] = int64(i) // p95 = 19
+	}
+	d.Quantiles[NumQuantiles-1] = 1_000_000
+	straight := d
+	d.HasTail = true
+	d.Tail = [NumTail]int64{20, 21, 22, 30, 40, 5000}
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 400_000
+	var draws []int64
+	var sum, sumStraight float64
+	for range n {
+		p := rng.Float64()
+		v := d.at(p)
+		draws = append(draws, v)
+		sum += float64(v)
+		sumStraight += float64(straight.at(p))
+	}
+	slices.Sort(draws)
+	for j, level := range TailLevels {
+		below, _ := slices.BinarySearch(draws, d.Tail[j])
+		got, want := float64(below)/n, float64(level)/1000
+		if math.Abs(got-want) > 4*math.Sqrt(want*(1-want)/n) {
+			t.Errorf("%.4f of the draws are under the tail's %s (%d), want %.3f", got, tailName(j), d.Tail[j], want)
+		}
+	}
+	// The straight line puts 2.5% of draws above 500,000; the tail puts
+	// 0.1% above 5,000.
+	if mean, straightMean := sum/n, sumStraight/n; mean > 600 || straightMean < 20_000 {
+		t.Errorf("mean %.0f with the tail, %.0f without: want under 600 and over 20,000", mean, straightMean)
+	}
+	if d.at(0.5) != straight.at(0.5) || d.at(0.9) != straight.at(0.9) {
+		t.Error("the tail moved a draw below p95")
+	}
+
+	c := testProfile()
+	c.Dists[CostStall] = d
+	src := string(c.JSON())
+	if !strings.Contains(src, `1000000], "tail": [20, 21, 22, 30, 40, 5000]}`) {
+		t.Errorf("JSON lacks the tail:\n%s", src)
+	}
+	back, err := ParseCosts("round trip", []byte(src))
+	if err != nil {
+		t.Fatalf("JSON does not parse back: %v\n%s", err, src)
+	}
+	if !cmp.Equal(back, c) {
+		t.Errorf("round trip changed the profile: %s", cmp.Diff(c, back))
+	}
+	for _, tc := range []struct{ tail, want string }{
+		{"[20, 21]", "p.json: costs.stall: a tail of 2 quantiles, want 6 (p96, p97, p98, p99, p99.5, p99.9)"},
+		{"[18, 21, 22, 30, 40, 5000]", "p.json: costs.stall: tail p96 (18) is less than p95 (19); quantiles cannot decrease"},
+		{"[20, 21, 22, 30, 29, 5000]", "p.json: costs.stall: tail p99.5 (29) is less than p99 (30); quantiles cannot decrease"},
+		{"[20, 21, 22, 30, 40, 2000000]", "p.json: costs.stall: tail p99.9 (2000000) is more than p100 (1000000)"},
+		{`"long"`, `costs.stall.tail: got a JSON string, want an array of integers`},
+	} {
+		bad := strings.Replace(src, `"tail": [20, 21, 22, 30, 40, 5000]`, `"tail": `+tc.tail, 1)
+		if _, err := ParseCosts("p.json", []byte(bad)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("tail %s: error %v, want %q", tc.tail, err, tc.want)
+		}
 	}
 }

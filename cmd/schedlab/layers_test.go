@@ -109,6 +109,7 @@ var layers = map[string]int{
 	"bench/faithfulness/spawntimes":        layerCommands,
 	"bench/faithfulness/waketimes":         layerCommands,
 	"bench/faithfulness/wakestall":         layerCommands,
+	"bench/faithfulness/stalltimes":        layerCommands,
 	"bench/faithfulness/printtimes":        layerCommands,
 	"bench/faithfulness/ctxtimes":          layerCommands,
 	"bench/faithfulness/ctxperf":           layerCommands,

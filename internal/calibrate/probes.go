@@ -296,7 +296,8 @@ const stallMin = 1000
 // loop for d ns, as the racy programs' goroutines run code on every CPU
 // at once. A gap of stallMin or more between two readings is a stall
 // (class "stall", its length); the time a goroutine ran between two of
-// its stalls is class "stall_every".
+// its stalls is class "stall_every", and when the stall began, since the
+// probe did, class "stall_at".
 func probeStalls(procs int, d int64) samples {
 	res := make(chan samples, procs)
 	for range procs {
@@ -309,6 +310,7 @@ func probeStalls(procs int, d int64) samples {
 				if gap := t - last; gap >= stallMin {
 					s.add("stall", gap)
 					s.add("stall_every", last-run)
+					s.add("stall_at", last-start)
 					run = t
 				}
 				last = t
@@ -321,6 +323,24 @@ func probeStalls(procs int, d int64) samples {
 		all.merge(<-res)
 	}
 	return all
+}
+
+// Stalls runs calibrate's stall probe, one goroutine per P reading the
+// clock in a tight loop for d, and returns every stall it saw, each
+// goroutine's in the order they came: when it began since the probe did,
+// how long it lasted, and how long the goroutine had run before it
+// (since it began or since its last stall), in ns. calibrate keeps only
+// their quantiles; bench/faithfulness/stalltimes keeps them all.
+func Stalls(procs int, d time.Duration) (at, length, every []int64) {
+	st := probeStalls(procs, int64(d))
+	ints := func(xs []float64) []int64 {
+		out := make([]int64, len(xs))
+		for i, x := range xs {
+			out[i] = int64(x)
+		}
+		return out
+	}
+	return ints(st["stall_at"]), ints(st["stall"]), ints(st["stall_every"])
 }
 
 // syscallBatch is the number of syscalls the syscall probe makes in a row.

@@ -22,6 +22,10 @@ func TestQuantiles(t *testing.T) {
 	if d.N != 101 || d.Quantiles != want {
 		t.Errorf("Quantiles(0..1000 by 10) = %+v, want n 101 and %v", d, want)
 	}
+	// The tail: p96 ... p99.9, 960 ... 999.
+	if wantTail := [runtime.NumTail]int64{960, 970, 980, 990, 995, 999}; !d.HasTail || d.Tail != wantTail {
+		t.Errorf("Quantiles(0..1000 by 10)'s tail = %v (%v), want %v", d.Tail, d.HasTail, wantTail)
+	}
 	// Interpolated, and never below 0.
 	d = Quantiles([]float64{-5, 15})
 	if d.Quantiles[0] != 0 || d.Quantiles[10] != 5 || d.Quantiles[20] != 15 {

@@ -63,11 +63,39 @@ func Format(q [runtime.NumQuantiles]int64) string {
 // -dist and -rank take a distribution: "N:Q0,Q5,...,Q100".
 func DeriveArg(xs []int64) string {
 	q := Capped(xs)
-	parts := make([]string, len(q))
-	for i, v := range q {
+	return strconv.Itoa(len(xs)) + ":" + joinInts(q[:])
+}
+
+// Tail returns the tail quantiles of xs (at least one sample), at
+// runtime.TailLevels: p96, p97, p98, p99, p99.5 and p99.9, nearest-rank
+// as Quantiles.
+func Tail(xs []int64) [runtime.NumTail]int64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	var t [runtime.NumTail]int64
+	for j, level := range runtime.TailLevels {
+		t[j] = s[level*(len(s)-1)/1000]
+	}
+	return t
+}
+
+// DeriveArgTail formats xs's distribution whole, its p100 the largest
+// sample and its tail after it, as derive's -dist takes one:
+// "N:Q0,Q5,...,Q100:T96,...,T99.9". For the costs whose top twentieth is
+// what is measured (a thread's stalls), where DeriveArg's cap would cut
+// it.
+func DeriveArgTail(xs []int64) string {
+	q, t := Quantiles(xs), Tail(xs)
+	return strconv.Itoa(len(xs)) + ":" + joinInts(q[:]) + ":" + joinInts(t[:])
+}
+
+// joinInts writes xs as "1,2,3".
+func joinInts(xs []int64) string {
+	parts := make([]string, len(xs))
+	for i, v := range xs {
 		parts[i] = strconv.FormatInt(v, 10)
 	}
-	return strconv.Itoa(len(xs)) + ":" + strings.Join(parts, ",")
+	return strings.Join(parts, ",")
 }
 
 // Summarize runs summary on the recordings in paths, read one after the

@@ -44,6 +44,11 @@ func TestCappedAtP995(t *testing.T) {
 	if got := DeriveArg(xs); !strings.HasPrefix(got, "1001:1,51,101,") || !strings.HasSuffix(got, ",951,996") {
 		t.Errorf("DeriveArg: %s", got)
 	}
+	// The tail keeps the top twentieth: nearest-rank p96 ... p99.9, and
+	// p100 the largest sample.
+	if got := DeriveArgTail(xs); !strings.HasPrefix(got, "1001:1,51,101,") || !strings.HasSuffix(got, ",951,9000000:961,971,981,991,996,1000") {
+		t.Errorf("DeriveArgTail: %s", got)
+	}
 }
 
 func TestReadLines(t *testing.T) {

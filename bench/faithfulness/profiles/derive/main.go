@@ -4,13 +4,15 @@
 // on the default are made this way, so that each can be made again; the
 // command that made one is in its "command" field.
 //
-//	go run ./bench/faithfulness/profiles/derive -base runtime/costs_default.json -name NAME [-set COST=N]... [-copy COST=FILE]... [-dist COST=N:Q0,...,Q100]... [-rank LIST=N:Q0,...,Q100]... [-notes TEXT] > profile.json
+//	go run ./bench/faithfulness/profiles/derive -base runtime/costs_default.json -name NAME [-set COST=N]... [-copy COST=FILE]... [-dist COST=N:Q0,...,Q100[:T96,...,T99.9]]... [-rank LIST=N:Q0,...,Q100]... [-notes TEXT] > profile.json
 //
 // -set gives a cost one value at every quantile (in the cost's unit: ns,
 // or ps for step_ps), so that --perturb=timing never varies it; -copy
 // takes a cost's distribution from FILE, another profile (malg_rank=FILE
 // or sysmon_late_rank=FILE its list by rank); -dist gives it as a
-// recording's summary prints it (bench/faithfulness/waketimes); -rank
+// recording's summary prints it (bench/faithfulness/waketimes), with its
+// tail after a second colon where the summary has one
+// (bench/faithfulness/stalltimes); -rank
 // appends one distribution, given so, to a list by rank, replacing the
 // base's list (bench/faithfulness/sysmontimes prints its list so).
 package main
@@ -71,7 +73,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		changes = append(changes, change{cost: k, value: n})
 		return nil
 	})
-	fs.Func("dist", "give cost `COST=N:Q0,Q5,...,Q100` the distribution of N samples with those 21 quantiles, as a recording's summary prints it (repeatable)", func(v string) error {
+	fs.Func("dist", "give cost `COST=N:Q0,Q5,...,Q100[:T96,...,T99.9]` the distribution of N samples with those 21 quantiles (and that tail: p96, p97, p98, p99, p99.5, p99.9), as a recording's summary prints it (repeatable)", func(v string) error {
 		k, val, err := costArg(v)
 		if err != nil {
 			return err
@@ -111,7 +113,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *name == "" || fs.NArg() > 0 || len(changes) == 0 {
-		fmt.Fprintln(stderr, "usage: derive -base FILE -name NAME [-set COST=N]... [-copy COST=FILE]... [-dist COST=N:Q0,...,Q100]... [-rank LIST=N:Q0,...,Q100]... [-notes TEXT]: a name and at least one -set, -copy, -dist or -rank")
+		fmt.Fprintln(stderr, "usage: derive -base FILE -name NAME [-set COST=N]... [-copy COST=FILE]... [-dist COST=N:Q0,...,Q100[:T96,...,T99.9]]... [-rank LIST=N:Q0,...,Q100]... [-notes TEXT]: a name and at least one -set, -copy, -dist or -rank")
 		return 2
 	}
 	c, err := readProfile(*base)
@@ -182,13 +184,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // parseDist reads N:Q0,Q5,...,Q100: a sample count and 21 quantiles,
-// whole and not decreasing.
+// whole and not decreasing, and optionally :T96,T97,T98,T99,T99.5,T99.9,
+// the tail (runtime.TailLevels).
 func parseDist(v string) (runtime.Dist, error) {
 	var d runtime.Dist
 	n, qs, ok := strings.Cut(v, ":")
 	if !ok {
-		return d, fmt.Errorf("want N:Q0,Q5,...,Q100")
+		return d, fmt.Errorf("want N:Q0,Q5,...,Q100[:T96,...,T99.9]")
 	}
+	qs, tail, hasTail := strings.Cut(qs, ":")
 	var err error
 	if d.N, err = strconv.Atoi(n); err != nil || d.N < 0 {
 		return d, fmt.Errorf("the sample count %q is not a whole number from 0", n)
@@ -204,6 +208,22 @@ func parseDist(v string) (runtime.Dist, error) {
 		}
 		d.Quantiles[i] = q
 	}
+	if !hasTail {
+		return d, nil
+	}
+	parts = strings.Split(tail, ",")
+	if len(parts) != runtime.NumTail {
+		return d, fmt.Errorf("a tail of %d quantiles, want %d (p96, p97, p98, p99, p99.5, p99.9)", len(parts), runtime.NumTail)
+	}
+	prev := d.Quantiles[runtime.NumQuantiles-2]
+	for j, p := range parts {
+		q, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		if err != nil || q < prev || q > d.Quantiles[runtime.NumQuantiles-1] {
+			return d, fmt.Errorf("tail quantile %d, %q: want a whole number from the one before (p95's first) to p100's", j, p)
+		}
+		d.Tail[j], prev = q, q
+	}
+	d.HasTail = true
 	return d, nil
 }
 

@@ -26,7 +26,7 @@ func TestDerive(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	code := run([]string{"-base", defaultProfile, "-name", "plain", "-set", "step_ps=25", "-copy", "wakeup=" + otherFile, "-copy", "malg_rank=" + otherFile, "-dist", "notewakeup=40:" + strings.Repeat("3,", 20) + "9", "-rank", "sysmon_late_rank=5:" + strings.Repeat("150,", 20) + "150", "-rank", "sysmon_late_rank=5:" + strings.Repeat("90,", 20) + "90", "-notes", "why."}, &out, &errb)
+	code := run([]string{"-base", defaultProfile, "-name", "plain", "-set", "step_ps=25", "-copy", "wakeup=" + otherFile, "-copy", "malg_rank=" + otherFile, "-dist", "notewakeup=40:" + strings.Repeat("3,", 20) + "9", "-dist", "stall=9:" + strings.Repeat("3,", 20) + "900:4,5,6,7,8,9", "-rank", "sysmon_late_rank=5:" + strings.Repeat("150,", 20) + "150", "-rank", "sysmon_late_rank=5:" + strings.Repeat("90,", 20) + "90", "-notes", "why."}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -44,6 +44,10 @@ func TestDerive(t *testing.T) {
 		case runtime.CostNotewakeup:
 			want = runtime.Const(3)
 			want.N, want.Quantiles[runtime.NumQuantiles-1] = 40, 9
+		case runtime.CostStall:
+			want = runtime.Const(3)
+			want.N, want.Quantiles[runtime.NumQuantiles-1] = 9, 900
+			want.HasTail, want.Tail = true, [runtime.NumTail]int64{4, 5, 6, 7, 8, 9}
 		}
 		if *got.Dist(k) != want {
 			t.Errorf("%v: %v, want %v", k, *got.Dist(k), want)
@@ -73,6 +77,9 @@ func TestDeriveBadArgs(t *testing.T) {
 		{"-base", defaultProfile, "-name", "x", "-rank", "sysmon_late_rank=3:1,2"},
 		{"-base", defaultProfile, "-name", "x", "-dist", "notewakeup=3:1,2,3"},
 		{"-base", defaultProfile, "-name", "x", "-dist", "notewakeup=3:" + strings.Repeat("5,", 20) + "4"},
+		{"-base", defaultProfile, "-name", "x", "-dist", "stall=3:" + strings.Repeat("5,", 20) + "9:6,7"},
+		{"-base", defaultProfile, "-name", "x", "-dist", "stall=3:" + strings.Repeat("5,", 20) + "9:4,6,6,6,6,6"},
+		{"-base", defaultProfile, "-name", "x", "-dist", "stall=3:" + strings.Repeat("5,", 20) + "9:6,6,6,6,6,10"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code != 2 || out.Len() != 0 {
