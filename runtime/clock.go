@@ -72,6 +72,9 @@ func (m *Machine) initCosts() {
 	}
 	m.timerFirst = !c.Dists[CostTimerFirst].IsZero()
 	m.printPFirst = !c.Dists[CostPrintPFirst].IsZero()
+	if !c.Dists[CostStallEarly].IsZero() || !c.Dists[CostStallEarlyEvery].IsZero() {
+		m.stallEarlyUntil = c.Dists[CostStallEarlyUntil].Median()
+	}
 	m.sysmonRanks = c.SysmonLateRank
 	m.sysmonLate = !c.Dists[CostSysmonLate].IsZero() || len(m.sysmonRanks) > 0
 	m.stepPs = !c.Dists[CostStepPs].IsZero() || m.stepKinds

@@ -678,6 +678,35 @@ func TestStallAfterWake(t *testing.T) {
 	}
 }
 
+// A profile with stall_early, stall_early_every and stall_early_until
+// draws a thread's stalls from the first two while the run's clock is
+// before the third: the first stall is due 2µs in (at 3µs) and lasts
+// 20µs; the clock is then past 15µs, so the next is due 10µs later and
+// lasts 5µs, as every one after it. Broken if the early costs were drawn
+// after stall_early_until, or never.
+func TestStallsEarly(t *testing.T) {
+	costs := costsOf(CostStep, 1000, CostStall, 5_000, CostStallEvery, 10_000, CostStallEarly, 20_000, CostStallEarlyEvery, 2_000, CostStallEarlyUntil, 15_000)
+	prog := func(g *G, log func(string, ...any)) error {
+		for range 30 {
+			g.RanSteps(1)
+			g.SafePoint()
+			log("%d", g.Now())
+		}
+		return nil
+	}
+	out, res := run(t, Config{Procs: 1, Costs: costs, Perturb: Perturb{SampleCosts: true, Stalls: true}}, prog)
+	if res.Outcome != Exited {
+		t.Fatalf("%v: %v", res.Outcome, res.Err)
+	}
+	var stalls []string
+	for _, gp := range clockGaps(out, 1000) {
+		stalls = append(stalls, fmt.Sprintf("%d:%d", gp.at, gp.extra))
+	}
+	if want := []string{"2:20000", "12:5000", "22:5000"}; !slices.Equal(stalls, want) {
+		t.Errorf("stalls (safe point:length) %v, want %v", stalls, want)
+	}
+}
+
 // A profile with switch_wake charges it for an M's first switch after
 // it parked: main sleeps (its M parks, the timer wakes it), spawns a
 // child and parks, and the child starts switch_wake (15µs) later; the

@@ -90,6 +90,16 @@
 //	                 sleeps between passes. Optional in a profile: one
 //	                 without it sleeps exactly 20µs (doubling when idle,
 //	                 to 10ms) and draws nothing
+//	stall_early      stall and stall_every while the run is young: until
+//	stall_early_every its clock reaches stall_early_until's median, a
+//	stall_early_until thread's stalls and the running between them are
+//	                 drawn from these (a fresh process's threads lose
+//	                 several times more of their CPU in its first
+//	                 milliseconds than later; docs/faithfulness.md, "A
+//	                 thread's stalls, every one"). A woken thread's first
+//	                 stall is still stall_wake's where the profile has
+//	                 that. Optional in a profile: one without them draws
+//	                 every stall from stall and stall_every
 //	step_ps          a step of the goroutine's code in picoseconds: what
 //	                 step says rounded up to a whole ns, kept whole.
 //	                 Optional in a profile; one that has it charges it
@@ -244,6 +254,9 @@ const (
 	CostPrintPFirst                      // a P's first printed line's work before its write(2), but main's P's
 	CostWriteFirst                       // the write(2) of the run's first printed line (default: write)
 	CostSysmonLate                       // how late sysmon's usleep(delay) returns
+	CostStallEarly                       // a stall while the run is young, before stall_early_until (default: stall)
+	CostStallEarlyEvery                  // a thread's running time between two stalls while the run is young (default: stall_every)
+	CostStallEarlyUntil                  // how long a run is young: its median is the clock's time the early stalls end
 	NumCosts                             // the number of costs
 )
 
@@ -257,6 +270,7 @@ var costNames = [NumCosts]string{
 	"chan_op", "sync_op", "notewakeup", "step_ps_cell", "timer_first",
 	"init_runtime", "init_packages", "init_after", "stall_wake", "stall_wake_at",
 	"switch_wake", "print_p_first", "write_first", "sysmon_late",
+	"stall_early", "stall_early_every", "stall_early_until",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
@@ -273,6 +287,8 @@ func optionalCost(k CostKind) bool {
 		return true
 	case CostPrintPFirst, CostWriteFirst, CostSysmonLate:
 		return true
+	case CostStallEarly, CostStallEarlyEvery, CostStallEarlyUntil:
+		return true
 	}
 	return false
 }
@@ -282,7 +298,8 @@ func optionalCost(k CostKind) bool {
 // older one: a new G's malg is newproc, a sleeping system call's
 // syscall_timer_late is timer_late, a step of a kind (step_ps_plain, ...)
 // is step_ps, a cell's (step_ps_cell) an index's, a woken thread's
-// first stall (stall_wake, stall_wake_at) any stall (stall, stall_every),
+// first stall (stall_wake, stall_wake_at) and a young run's stalls
+// (stall_early, stall_early_every) any stall (stall, stall_every),
 // its first switch (switch_wake) any switch, and the first line's write
 // (write_first) any write.
 // So a profile written before them schedules as it did.
@@ -301,6 +318,10 @@ func (c *Costs) charged(k CostKind) CostKind {
 		case CostStallWake:
 			return CostStall
 		case CostStallWakeAt:
+			return CostStallEvery
+		case CostStallEarly:
+			return CostStall
+		case CostStallEarlyEvery:
 			return CostStallEvery
 		case CostSwitchWake:
 			return CostSwitch

@@ -261,25 +261,26 @@ type Machine struct {
 	malgs        int                         // the program's go statements that made a new G (spendNewproc)
 	sysmonSleeps int                         // sysmon's usleeps so far with sysmon_late (sysmonUsleep)
 
-	cost        [NumCosts]int64    // the median of each cost of cfg.Costs
-	charged     [NumCosts]CostKind // the cost of cfg.Costs each is charged as (Costs.charged)
-	sampleCosts bool               // draw each cost from its distribution (Perturb.SampleCosts)
-	stepCosts   bool               // a step of code takes time: the step cost is not all zero
-	stepPs      bool               // the step is charged in picoseconds (the profile has step_ps)
-	stepKinds   bool               // the profile charges a step by its kind (step_ps_plain, ...)
-	fastPaths   [numFastPaths]bool // the profile charges chan_op, sync_op, notewakeup (G.fastPath)
-	wakerDebt   int64              // ns of notewakeup that the scheduler's code owes in this action, for the G it runs next (startm, execute)
-	printed     bool               // a line has been printed (WriteStdout): print_first is paid
-	wrote       bool               // a printed line's write(2) has begun: write_first is paid
-	printPFirst bool               // the profile charges print_p_first
-	sysmonLate  bool               // the profile charges sysmon_late or sysmon_late_rank: sysmon's sleeps are late
-	sysmonRanks []Dist             // the profile's SysmonLateRank
-	mainP       int32              // the P main.main began on: its first line pays no print_p_first
-	timerFirst  bool               // the profile charges timer_first and no timer was armed yet (netpollGenericInit)
-	quantum     uint64             // cfg.Quantum, or DefaultQuantum
-	sliceSteps  uint64             // cfg.SliceSteps, or DefaultSliceSteps
-	wedgeSteps  uint64             // cfg.WedgeSteps, or DefaultWedgeSteps
-	resumedAt   int64              // when Step last resumed a G (runAhead)
+	cost            [NumCosts]int64    // the median of each cost of cfg.Costs
+	charged         [NumCosts]CostKind // the cost of cfg.Costs each is charged as (Costs.charged)
+	sampleCosts     bool               // draw each cost from its distribution (Perturb.SampleCosts)
+	stepCosts       bool               // a step of code takes time: the step cost is not all zero
+	stepPs          bool               // the step is charged in picoseconds (the profile has step_ps)
+	stepKinds       bool               // the profile charges a step by its kind (step_ps_plain, ...)
+	fastPaths       [numFastPaths]bool // the profile charges chan_op, sync_op, notewakeup (G.fastPath)
+	wakerDebt       int64              // ns of notewakeup that the scheduler's code owes in this action, for the G it runs next (startm, execute)
+	printed         bool               // a line has been printed (WriteStdout): print_first is paid
+	wrote           bool               // a printed line's write(2) has begun: write_first is paid
+	printPFirst     bool               // the profile charges print_p_first
+	sysmonLate      bool               // the profile charges sysmon_late or sysmon_late_rank: sysmon's sleeps are late
+	sysmonRanks     []Dist             // the profile's SysmonLateRank
+	stallEarlyUntil int64              // the clock's time a young run's stalls end (stall_early_until), 0 without them
+	mainP           int32              // the P main.main began on: its first line pays no print_p_first
+	timerFirst      bool               // the profile charges timer_first and no timer was armed yet (netpollGenericInit)
+	quantum         uint64             // cfg.Quantum, or DefaultQuantum
+	sliceSteps      uint64             // cfg.SliceSteps, or DefaultSliceSteps
+	wedgeSteps      uint64             // cfg.WedgeSteps, or DefaultWedgeSteps
+	resumedAt       int64              // when Step last resumed a G (runAhead)
 
 	result      Result
 	interrupted atomic.Pointer[error]

@@ -131,7 +131,9 @@ func (m *Machine) perturbPreempt(gp *G) bool {
 // draws the first as the others (Costs.charged): a thread just woken on a
 // virtual machine can lose its CPU for tens of µs within a few µs
 // (docs/faithfulness.md, "close_wake's two phases"), which a profile
-// that has them says.
+// that has them says. While the run is young, the stalls draw
+// stall_early and stall_early_every where the profile has them
+// (stallCost).
 func (g *G) stall() bool {
 	m := g.m
 	if !m.cfg.Perturb.Stalls || !m.sampleCosts {
@@ -142,7 +144,7 @@ func (g *G) stall() bool {
 		return false
 	}
 	if mp.stallAt == 0 {
-		mp.stallAt = m.when(max(m.costOf(CostStallWakeAt), 1))
+		mp.stallAt = m.when(max(m.costOf(m.stallCost(CostStallWakeAt)), 1))
 		mp.stallWoken = true
 		return false
 	}
@@ -153,9 +155,27 @@ func (g *G) stall() bool {
 	if mp.stallWoken {
 		length, mp.stallWoken = CostStallWake, false
 	}
-	yielded := g.spend(m.costOf(length), true)
-	mp.stallAt = m.when(max(m.costOf(CostStallEvery), 1))
+	yielded := g.spend(m.costOf(m.stallCost(length)), true)
+	mp.stallAt = m.when(max(m.costOf(m.stallCost(CostStallEvery)), 1))
 	return yielded
+}
+
+// stallCost returns the cost a stall's draw of k takes now: while the
+// run is young (its clock before stall_early_until) a stall or the
+// running before one draws the young run's own (stall_early,
+// stall_early_every), unless k is a woken thread's first stall that the
+// profile gives its own.
+func (m *Machine) stallCost(k CostKind) CostKind {
+	if m.now >= m.stallEarlyUntil {
+		return k
+	}
+	switch m.charged[k] {
+	case CostStall:
+		return CostStallEarly
+	case CostStallEvery:
+		return CostStallEarlyEvery
+	}
+	return k
 }
 
 // SafePoint is a point where g may be preempted: the language calls it at

@@ -15,7 +15,8 @@
 //	every 1830 ...
 //
 // With -summarize it pools recordings and prints, for the stalls that
-// began within -first of their process's probe (all of them by default):
+// began within -first of their process's probe, and -from or more after
+// its start (all of them by default):
 // how many there were, how much of the goroutines' time they took, the
 // quantiles and tail of their lengths and of the running time between
 // them, and the two costs (stall, stall_every) as
@@ -38,10 +39,11 @@ func main() {
 	summarize := flag.String("summarize", "", "summarize the recording in `FILE` instead of running (the files named after the flags too, pooled)")
 	d := flag.Duration("d", 200*time.Millisecond, "how long each goroutine reads the clock")
 	first := flag.Duration("first", 0, "with -summarize, count only the stalls that began within this long of their probe's start, and the goroutines' time up to it (0: all)")
+	from := flag.Duration("from", 0, "with -summarize, count only the stalls that began this long or more after their probe's start, and the goroutines' time from it")
 	flag.Parse()
 	if *summarize != "" {
 		samples.Summarize("stalltimes", append([]string{*summarize}, flag.Args()...), func(r io.Reader, w io.Writer) error {
-			return summary(r, w, first.Nanoseconds())
+			return summary(r, w, from.Nanoseconds(), first.Nanoseconds())
 		})
 		return
 	}
@@ -54,8 +56,9 @@ func main() {
 }
 
 // summary reads a recording's run, at, len and every lines and prints
-// the stalls that began within first ns of their probe (0: all).
-func summary(r io.Reader, w io.Writer, first int64) error {
+// the stalls that began from ns or more after their probe's start and
+// within first ns of it (0: to the end).
+func summary(r io.Reader, w io.Writer, from, first int64) error {
 	series, err := samples.ReadLines(r, "run", "at", "len", "every")
 	if err != nil {
 		return err
@@ -69,17 +72,17 @@ func summary(r io.Reader, w io.Writer, first int64) error {
 	}
 	var total int64 // the goroutines' time looked at, ns
 	for i := 0; i < len(run); i += 2 {
-		d := run[i]
+		end := run[i]
 		if first > 0 {
-			d = min(d, first)
+			end = min(end, first)
 		}
-		total += d * run[i+1]
+		total += max(end-from, 0) * run[i+1]
 	}
 	var lens, evs []int64
 	var lost, lostMs int64
 	var nMs int
 	for i := range at {
-		if first > 0 && at[i] >= first {
+		if first > 0 && at[i] >= first || at[i] < from {
 			continue
 		}
 		lens, evs = append(lens, length[i]), append(evs, every[i])
@@ -90,7 +93,12 @@ func summary(r io.Reader, w io.Writer, first int64) error {
 		}
 	}
 	within := "all of each probe"
-	if first > 0 {
+	switch {
+	case from > 0 && first > 0:
+		within = "from " + time.Duration(from).String() + " to " + time.Duration(first).String() + " of each probe"
+	case from > 0:
+		within = "each probe from " + time.Duration(from).String()
+	case first > 0:
 		within = "the first " + time.Duration(first).String() + " of each probe"
 	}
 	fmt.Fprintf(w, "%d processes, %s: %.3fs of the goroutines' time\n", len(run)/2, within, float64(total)/1e9)

@@ -20,7 +20,7 @@ len 4000
 every 200
 `
 	var b strings.Builder
-	if err := summary(strings.NewReader(rec), &b, 0); err != nil {
+	if err := summary(strings.NewReader(rec), &b, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -36,14 +36,21 @@ every 200
 		}
 	}
 	b.Reset()
-	if err := summary(strings.NewReader(rec), &b, 1000000); err != nil {
+	if err := summary(strings.NewReader(rec), &b, 0, 1000000); err != nil {
 		t.Fatal(err)
 	}
 	if out := b.String(); !strings.Contains(out, "the first 1ms of each probe: 0.004s") || !strings.Contains(out, "2 stalls") || !strings.Contains(out, "0 of 1ms or more") {
 		t.Errorf("-first 1ms: want 2 stalls in 4ms of the goroutines' time:\n%s", out)
 	}
+	b.Reset()
+	if err := summary(strings.NewReader(rec), &b, 1000000, 0); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); !strings.Contains(out, "each probe from 1ms: 0.036s") || !strings.Contains(out, "1 stalls") || !strings.Contains(out, "1 of 1ms or more") {
+		t.Errorf("-from 1ms: want 1 stall in 36ms of the goroutines' time:\n%s", out)
+	}
 	for _, bad := range []string{"run 5\n", "run 10 2\nat 1 2\nlen 1\nevery 1\n"} {
-		if err := summary(strings.NewReader(bad), &b, 0); err == nil {
+		if err := summary(strings.NewReader(bad), &b, 0, 0); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
