@@ -12,12 +12,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
 // A header is what a recording's '#' lines say of where it was made.
 type header struct {
 	Machine string // the CPU model, from "# machine: 2 CPUs, MODEL, KERNEL"
+	CPUs    int    // the machine's CPUs, from the same line (0: not said)
 	Load    string // the one-minute load average before the runs
 }
 
@@ -37,8 +39,12 @@ func readHeader(name string) (header, error) {
 			break
 		}
 		if m, ok := strings.CutPrefix(line, "# machine: "); ok {
-			if parts := strings.Split(m, ", "); len(parts) >= 2 {
+			parts := strings.Split(m, ", ")
+			if len(parts) >= 2 {
 				h.Machine = parts[1]
+			}
+			if n, ok := strings.CutSuffix(parts[0], " CPUs"); ok {
+				h.CPUs, _ = strconv.Atoi(n)
 			}
 		}
 		if _, after, ok := strings.Cut(line, "load before: "); ok {

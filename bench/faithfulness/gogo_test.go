@@ -133,3 +133,23 @@ func TestTVDExact(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordedCPUs: the report's default -cpus reads the recordings'
+// # machine lines; a line without the count, or two machines that
+// disagree, is an error that says to give -cpus.
+func TestRecordedCPUs(t *testing.T) {
+	dir := t.TempDir()
+	writeRec(t, dir, "a1", "prog", "AMD EPYC", "0.50", "8\tx\n")
+	h, err := readHeader(filepath.Join(dir, "recordings", "a1", "prog-p2.txt"))
+	if err != nil || h.CPUs != 2 || h.Machine != "AMD EPYC" {
+		t.Fatalf("readHeader: %+v, %v; want 2 CPUs of AMD EPYC", h, err)
+	}
+	if n, err := recordedCPUs([]header{h, h}); n != 2 || err != nil {
+		t.Errorf("two recordings on 2 CPUs: %d, %v", n, err)
+	}
+	for _, hs := range [][]header{{h, {Machine: "?"}}, {h, {Machine: "x", CPUs: 4}}} {
+		if _, err := recordedCPUs(hs); err == nil || !strings.Contains(err.Error(), "give -cpus") {
+			t.Errorf("%+v: error %v, want one that says to give -cpus", hs, err)
+		}
+	}
+}

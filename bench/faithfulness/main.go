@@ -35,6 +35,12 @@
 // directory or several joined with +): the distance between two machines,
 // or between a quiet and a busy one, beside each set's own floor.
 //
+// Each pair runs on as many CPUs as the machine its recordings were made
+// on had (their # machine lines: --cpus=2 for every recording so far), so
+// that four Ps share two CPUs as in Go's 4-P recordings; -cpus 0 gives
+// every thread a CPU of its own, schedlab's default, as every report
+// before reports/sessions-stall-default.md was made.
+//
 // It builds schedlab from the working tree (or uses -schedlab), runs it as a
 // user would, prints a Markdown table on stdout and progress on stderr.
 // With -check it exits 1 unless the five targets of issue 30 are met: the
@@ -104,7 +110,7 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.startup, "startup", "go", "the `start-up` of every run and sweep (--startup): go, runtime.main's, as schedlab's default, or bare")
 	fs.StringVar(&cfg.print, "print", "auto", "what a printed line costs in every run and sweep (--print): `free`, syscall for Go's write(2), or auto (syscall when the profile charges a write)")
 	fs.StringVar(&cfg.costs, "costs", "default", "the costs `profile` of every run and sweep (--costs): default, zero, or a file")
-	fs.IntVar(&cfg.cpus, "cpus", 0, "the machine's `CPUs` in every run and sweep (--cpus; 0: a CPU for every thread, schedlab's default)")
+	fs.IntVar(&cfg.cpus, "cpus", cpusRecorded, "the machine's `CPUs` in every run and sweep (--cpus; 0: a CPU for every thread, schedlab's default; -1: as many as the machine each pair was recorded on had, from its recordings' # machine lines)")
 	fs.Float64Var(&cfg.minFreq, "min", 0.01, "the `frequency` from which an outcome counts for found and unsound")
 	recs := fs.String("recordings", defaultRecordings, "the recordings/ `directories` pooled as Go's distribution: comma-separated groups, each a directory or several joined with + (Go~Go is the largest distance between two groups)")
 	gogo := fs.String("gogo", "", "compare two `sets` of Go's recordings, A,B (each a directory of recordings/ or several joined with +), pair by pair, and run no schedlab")
@@ -204,6 +210,27 @@ func selectEntries(all []entry, names []string) ([]entry, error) {
 	return out, nil
 }
 
+// cpusRecorded is -cpus's default: each pair runs on as many CPUs as the
+// machine its recordings were made on had.
+const cpusRecorded = -1
+
+// recordedCPUs returns the CPUs of the machine the recordings with these
+// headers were made on: the number all their # machine lines give, or an
+// error if one gives none or two disagree.
+func recordedCPUs(headers []header) (int, error) {
+	n := 0
+	for _, h := range headers {
+		if h.CPUs <= 0 {
+			return 0, fmt.Errorf("a recording's # machine line gives no CPUs: give -cpus")
+		}
+		if n != 0 && h.CPUs != n {
+			return 0, fmt.Errorf("the recordings were made on machines of %d and %d CPUs: give -cpus", n, h.CPUs)
+		}
+		n = h.CPUs
+	}
+	return n, nil
+}
+
 // A row is the measurement of one program at one proc count.
 type row struct {
 	Name    string
@@ -217,13 +244,22 @@ type row struct {
 func measure(cfg *config, name string, procs int) (row, error) {
 	r := row{Name: name, Procs: procs, Go: newDist()}
 	var recs []*Dist
+	var headers []header
 	for _, group := range cfg.recs {
 		set, err := readSet(cfg.dir, group, name, procs)
 		if err != nil {
 			return r, err
 		}
 		recs = append(recs, set.pooled)
+		headers = append(headers, set.headers...)
 		r.Go.merge(set.pooled)
+	}
+	cpus := cfg.cpus
+	if cpus == cpusRecorded {
+		var err error
+		if cpus, err = recordedCPUs(headers); err != nil {
+			return r, fmt.Errorf("%s at %d Ps: %v", name, procs, err)
+		}
 	}
 	r.GoNoise = floorOf(recs)
 	star := filepath.Join(cfg.dir, "corpus", name+".star")
@@ -232,8 +268,8 @@ func measure(cfg *config, name string, procs int) (row, error) {
 	// --cpus only when set: a schedlab from before explore took it is
 	// still measured as it was.
 	var machine []string
-	if cfg.cpus != 0 {
-		machine = []string{"--cpus=" + strconv.Itoa(cfg.cpus)}
+	if cpus != 0 {
+		machine = []string{"--cpus=" + strconv.Itoa(cpus)}
 	}
 	runArgs := append([]string{"run", "--procs", p, "--startup=" + cfg.startup, "--print=" + cfg.print, "--costs=" + cfg.costs}, machine...)
 	out, err := runOutcome(cfg, "", append(runArgs, star)...)
@@ -354,7 +390,10 @@ func writeReport(w io.Writer, cfg *config, rows []row) bool {
 	if cfg.print != "auto" {
 		flags += " --print=" + cfg.print
 	}
-	if cfg.cpus != 0 {
+	switch {
+	case cfg.cpus == cpusRecorded:
+		flags += " --cpus as recorded"
+	case cfg.cpus != 0:
 		flags += " --cpus=" + strconv.Itoa(cfg.cpus)
 	}
 	fmt.Fprintf(w, "\nmodal outcome %d/%d · Go outcomes found %d/%d · unsound %d · mode share within 10 points %d/%d · mean TVD %.3f (explore --runs %d --perturb=%s%s; Go: %s)\n",
