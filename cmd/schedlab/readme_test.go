@@ -11,6 +11,10 @@ import (
 // TestREADME keeps the README honest: it saves the README's ```python
 // script as first.star in a temporary directory and runs every `$ schedlab`
 // command of its ```console blocks, in order, wanting the output shown.
+// A plain block that begins with `$ schedlab` and elides nothing (no line
+// "...") is a session on the repository's examples: its commands run from
+// the repository's root, whatever their exit status (explore's is 1 when
+// it finds a failure), and must print what it shows.
 func TestREADME(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -48,6 +52,29 @@ func TestREADME(t *testing.T) {
 	}
 	if commands == 0 {
 		t.Error("README: no `$ schedlab` commands found")
+	}
+	sessions := 0
+	for _, b := range fencedBlocks(string(readme)) {
+		if b.lang != "" || !strings.HasPrefix(b.text, "$ schedlab") || strings.Contains(b.text, "\n...\n") {
+			continue
+		}
+		for _, c := range splitConsole(b.text) {
+			args := strings.Fields(c.command)
+			for i, a := range args {
+				if strings.HasPrefix(a, "examples/") {
+					args[i] = "../../" + a
+				}
+			}
+			var stdout, stderr bytes.Buffer
+			doMain(args[1:], &stdout, &stderr)
+			if got := strings.ReplaceAll(stdout.String()+stderr.String(), "../../examples/", "examples/"); got != c.output {
+				t.Errorf("README line %d: $ %s\noutput:\n%s\nwant:\n%s", b.line, c.command, got, c.output)
+			}
+			sessions++
+		}
+	}
+	if sessions == 0 {
+		t.Error("README: no session on the examples found")
 	}
 }
 
