@@ -28,8 +28,11 @@
 // its periods are exact and may lock in step (a cell can halve its cycles
 // for one value of a cost, docs/faithfulness.md, "sysmon's ticks in
 // situ"); -seeds N runs each twin N times under --perturb=timing, seeds 1
-// to N, and compares their median cycles and mean goal, the same bytes
-// every time too:
+// to N, with the thread stalls off, and compares their median cycles and
+// mean goal, the same bytes every time too. The stalls are off because
+// the mark rates the twins charge (gc_mark_mib, gc_mark_roots_mib) are
+// Go's own in situ, from gctrace's mark CPU, which counts the time the
+// OS took from a worker's thread: a stall drawn on top counts it twice.
 //
 //	go run ./bench/gcpacing -models mark -seeds 5
 package main
@@ -161,7 +164,7 @@ func doMain(args []string, stdout, stderr io.Writer) int {
 	total := fs.String("total", "2GiB", "the short-lived `bytes` of each run: the recorded 2GiB, or less for the same prefix of each run")
 	fs.StringVar(&cfg.costs, "costs", "", "run the twins under the costs profile `FILE` (schedlab's --costs) instead of the default")
 	fs.IntVar(&cfg.jobs, "jobs", goruntime.NumCPU(), "twins run at once")
-	fs.IntVar(&cfg.seeds, "seeds", 0, "run each twin `N` times under --perturb=timing, seeds 1 to N, and compare the median of their cycles and the mean of their mean goals (0: one default run, every cost at its median)")
+	fs.IntVar(&cfg.seeds, "seeds", 0, "run each twin `N` times under --perturb=timing (its thread stalls off: the in-situ mark rates hold them), seeds 1 to N, and compare the median of their cycles and the mean of their mean goals (0: one default run, every cost at its median)")
 	check := fs.Bool("check", false, "exit 1 unless every cell is within 10%")
 	markRates := fs.Bool("markrates", false, "print only the mark CPU a MiB of scan work of the recorded `small` and `pointers` at GOMAXPROCS 1, the in-situ rates of the default profile's gc_mark_roots_mib and gc_mark_mib")
 	pauses := fs.Bool("pauses", false, "print only the recorded sweep and mark termination pauses (gctrace's first and third clock terms), by recording and GOMAXPROCS")
@@ -516,7 +519,8 @@ var twinLine = regexp.MustCompile(`(?m)^cycles=(\d+) goals=(\S*) at=`)
 // runTwin runs the twin script (source src) of cell k under the GC cycle
 // model with total short-lived bytes, as `schedlab run --procs P --gogc G
 // --gc-cycle MODEL --param total=TOTAL script` would (with seed above 0,
-// `--perturb=timing --seed SEED` too), and returns what it printed.
+// `--perturb=timing --seed SEED` too, its thread stalls off), and returns
+// what it printed.
 func runTwin(script string, src []byte, k key, model string, total int64, costs string, seed int) twinResult {
 	args := []string{
 		"--procs=" + strconv.Itoa(k.procs),
@@ -542,7 +546,9 @@ func runTwin(script string, src []byte, k key, model string, total int64, costs 
 		return fail("%s", lang.FormatCompileError(err))
 	}
 	var stdout, stderr bytes.Buffer
-	res := prog.Run(s.Options(&stdout, &stderr))
+	opts := s.Options(&stdout, &stderr)
+	opts.Perturb.Stalls = false // the in-situ mark rates hold them already
+	res := prog.Run(opts)
 	if res.ExitCode != 0 {
 		return fail("exit %d\n%s%s", res.ExitCode, stdout.Bytes(), stderr.Bytes())
 	}
