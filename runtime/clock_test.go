@@ -591,20 +591,26 @@ func clockGaps(out string, step int64) []clockGap {
 	return gaps
 }
 
-// Perturb.Stalls: once a thread has run for stall_every, its next safe
-// point costs its P a stall, the G still running there (no other G starts
-// and none is switched). Without SampleCosts, a run that charges medians,
-// there are none. Broken if a stall switched the G out, or came early.
-func TestStalls(t *testing.T) {
-	costs := costsOf(CostStep, 1000, CostStall, 5_000, CostStallEvery, 10_000)
-	prog := func(g *G, log func(string, ...any)) error {
-		for range 30 {
+// safePoints is a program that runs n steps, each followed by a safe
+// point, and logs the clock after each.
+func safePoints(n int) func(g *G, log func(string, ...any)) error {
+	return func(g *G, log func(string, ...any)) error {
+		for range n {
 			g.RanSteps(1)
 			g.SafePoint()
 			log("%d", g.Now())
 		}
 		return nil
 	}
+}
+
+// Perturb.Stalls: once a thread has run for stall_every, its next safe
+// point costs its P a stall, the G still running there (no other G starts
+// and none is switched). Without SampleCosts, a run that charges medians,
+// there are none. Broken if a stall switched the G out, or came early.
+func TestStalls(t *testing.T) {
+	costs := costsOf(CostStep, 1000, CostStall, 5_000, CostStallEvery, 10_000)
+	prog := safePoints(30)
 	out, res := run(t, Config{Procs: 1, Costs: costs, Perturb: Perturb{SampleCosts: true, Stalls: true}}, prog)
 	if res.Outcome != Exited {
 		t.Fatalf("%v: %v", res.Outcome, res.Err)
@@ -686,14 +692,7 @@ func TestStallAfterWake(t *testing.T) {
 // after stall_early_until, or never.
 func TestStallsEarly(t *testing.T) {
 	costs := costsOf(CostStep, 1000, CostStall, 5_000, CostStallEvery, 10_000, CostStallEarly, 20_000, CostStallEarlyEvery, 2_000, CostStallEarlyUntil, 15_000)
-	prog := func(g *G, log func(string, ...any)) error {
-		for range 30 {
-			g.RanSteps(1)
-			g.SafePoint()
-			log("%d", g.Now())
-		}
-		return nil
-	}
+	prog := safePoints(30)
 	out, res := run(t, Config{Procs: 1, Costs: costs, Perturb: Perturb{SampleCosts: true, Stalls: true}}, prog)
 	if res.Outcome != Exited {
 		t.Fatalf("%v: %v", res.Outcome, res.Err)
