@@ -704,6 +704,35 @@ func TestStallsEarly(t *testing.T) {
 	if want := []string{"2:20000", "12:5000", "22:5000"}; !slices.Equal(stalls, want) {
 		t.Errorf("stalls (safe point:length) %v, want %v", stalls, want)
 	}
+
+	// With runtime.main's start-up the same stalls come, the young
+	// run's window counted from main.main (hundreds of µs in), as the
+	// stall probe's is. Broken if the window counted from the run's
+	// start (no early stall at all).
+	var at int64
+	prog = func(g *G, log func(string, ...any)) error {
+		at = g.Now()
+		for range 30 {
+			g.RanSteps(1)
+			g.SafePoint()
+			log("%d", g.Now()-at)
+		}
+		return nil
+	}
+	out, res = run(t, Config{Procs: 1, Costs: costs, RuntimeMain: true, Perturb: Perturb{SampleCosts: true, Stalls: true}}, prog)
+	if res.Outcome != Exited {
+		t.Fatalf("%v: %v", res.Outcome, res.Err)
+	}
+	if at < 15_000 {
+		t.Errorf("main.main at %dns: want it past the window's 15µs", at)
+	}
+	stalls = nil
+	for _, gp := range clockGaps(out, 1000) {
+		stalls = append(stalls, fmt.Sprintf("%d:%d", gp.at, gp.extra))
+	}
+	if want := []string{"2:20000", "12:5000", "22:5000"}; !slices.Equal(stalls, want) {
+		t.Errorf("with the start-up: stalls (safe point:length) %v, want %v", stalls, want)
+	}
 }
 
 // A profile with switch_wake charges it for an M's first switch after

@@ -91,8 +91,9 @@
 //	                 without it sleeps exactly 20µs (doubling when idle,
 //	                 to 10ms) and draws nothing
 //	stall_early      stall and stall_every while the run is young: until
-//	stall_early_every its clock reaches stall_early_until's median, a
-//	stall_early_until thread's stalls and the running between them are
+//	stall_early_every stall_early_until's median has passed since main.main
+//	stall_early_until began (the run's start when bare), a thread's
+//	                 stalls and the running between them are
 //	                 drawn from these (a fresh process's threads lose
 //	                 several times more of their CPU in its first
 //	                 milliseconds than later; docs/faithfulness.md, "A

@@ -258,6 +258,7 @@ type Machine struct {
 	onAdvance    func(next int64)            // called before the clock moves
 	onMain       func(now int64, p, m int32) // called when runtime.main calls main.main (OnMain, startup.go)
 	mainStarted  bool                        // runtime.main has called main.main (G.InStartup)
+	mainAt       int64                       // when it did (0 for a bare start); a young run's stalls count from it
 	malgs        int                         // the program's go statements that made a new G (spendNewproc)
 	sysmonSleeps int                         // sysmon's usleeps so far with sysmon_late (sysmonUsleep)
 

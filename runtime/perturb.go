@@ -161,12 +161,14 @@ func (g *G) stall() bool {
 }
 
 // stallCost returns the cost a stall's draw of k takes now: while the
-// run is young (its clock before stall_early_until) a stall or the
+// run is young (its clock less main.main's start, Machine.mainAt, before
+// stall_early_until: the stall probe's window starts in its main.main
+// too) a stall or the
 // running before one draws the young run's own (stall_early,
 // stall_early_every), unless k is a woken thread's first stall that the
 // profile gives its own.
 func (m *Machine) stallCost(k CostKind) CostKind {
-	if m.now >= m.stallEarlyUntil {
+	if m.now-m.mainAt >= m.stallEarlyUntil {
 		return k
 	}
 	switch m.charged[k] {

@@ -100,6 +100,7 @@ func runtimeMain(main Func) Func {
 		g.unlockOSThread()
 		// fn := main_main; fn()
 		g.m.mainStarted = true
+		g.m.mainAt = g.m.now
 		g.m.mainP = g.mp.p.id
 		if f := g.m.onMain; f != nil {
 			f(g.m.now, g.mp.p.id, g.mp.id)
