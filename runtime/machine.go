@@ -275,7 +275,7 @@ type Machine struct {
 	printPFirst     bool               // the profile charges print_p_first
 	sysmonLate      bool               // the profile charges sysmon_late or sysmon_late_rank: sysmon's sleeps are late
 	sysmonRanks     []Dist             // the profile's SysmonLateRank
-	stallEarlyUntil int64              // the clock's time a young run's stalls end (stall_early_until), 0 without them
+	stallEarlyUntil int64              // how long after main.main (mainAt) a young run's stalls end (stall_early_until), 0 without them
 	mainP           int32              // the P main.main began on: its first line pays no print_p_first
 	timerFirst      bool               // the profile charges timer_first and no timer was armed yet (netpollGenericInit)
 	quantum         uint64             // cfg.Quantum, or DefaultQuantum
