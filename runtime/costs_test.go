@@ -238,3 +238,27 @@ func TestDistTail(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDistSample draws from the default profile's stall, with its
+// tail and without: the tail's cost on the draw (docs/performance.md, "A
+// cost's tail").
+func BenchmarkDistSample(b *testing.B) {
+	withTail := *DefaultCosts().Dist(CostStall)
+	noTail := withTail
+	noTail.HasTail = false
+	for _, bench := range []struct {
+		name string
+		d    *Dist
+	}{{"tail", &withTail}, {"straight", &noTail}} {
+		b.Run(bench.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			var sum int64
+			for b.Loop() {
+				sum += bench.d.Sample(rng)
+			}
+			if sum < 0 {
+				b.Fatal(sum)
+			}
+		})
+	}
+}
