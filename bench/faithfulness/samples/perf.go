@@ -17,6 +17,7 @@ import (
 // program from outside (sysmontimes, ctxperf) read these.
 type PerfEvent struct {
 	Comm   string // the command
+	Pid    int64  // the process, where perf script printed it (-F pid,tid: "PID/TID"), else 0
 	Tid    int64  // the thread
 	At     int64  // when, in ns
 	Exit   bool   // sys_exit_NAME, not sys_enter_NAME
@@ -24,9 +25,10 @@ type PerfEvent struct {
 	Fields string // the tracepoint's fields ("fd: 0x00000001, ..."), or on exit the value returned ("0x7")
 }
 
-// perfLine is a line of perf script's output: the command, the thread,
-// the time in seconds to the ns, the tracepoint and its fields.
-var perfLine = regexp.MustCompile(`^\s*(.*\S)\s+(\d+)\s+(\d+)\.(\d{9}):\s+(\w+:\w+):\s*(.*)$`)
+// perfLine is a line of perf script's output: the command, the thread
+// (after its process and a slash, with -F pid), the time in seconds to
+// the ns, the tracepoint and its fields.
+var perfLine = regexp.MustCompile(`^\s*(.*\S)\s+(?:(\d+)/)?(\d+)\s+(\d+)\.(\d{9}):\s+(\w+:\w+):\s*(.*)$`)
 
 // ReadPerf reads perf script's output and returns its events in order: a
 // system call's entry or exit, or another tracepoint by its name; lines
@@ -40,13 +42,18 @@ func ReadPerf(r io.Reader) ([]PerfEvent, error) {
 		if m == nil {
 			continue
 		}
-		tid, err1 := strconv.ParseInt(m[2], 10, 64)
-		sec, err2 := strconv.ParseInt(m[3], 10, 64)
-		ns, err3 := strconv.ParseInt(m[4], 10, 64)
-		if err := errors.Join(err1, err2, err3); err != nil {
+		var pid int64
+		var err0 error
+		if m[2] != "" {
+			pid, err0 = strconv.ParseInt(m[2], 10, 64)
+		}
+		tid, err1 := strconv.ParseInt(m[3], 10, 64)
+		sec, err2 := strconv.ParseInt(m[4], 10, 64)
+		ns, err3 := strconv.ParseInt(m[5], 10, 64)
+		if err := errors.Join(err0, err1, err2, err3); err != nil {
 			return nil, fmt.Errorf("line %d: %v", ln, err)
 		}
-		e := PerfEvent{Comm: m[1], Tid: tid, At: sec*1e9 + ns, Call: m[5], Fields: m[6]}
+		e := PerfEvent{Comm: m[1], Pid: pid, Tid: tid, At: sec*1e9 + ns, Call: m[6], Fields: m[7]}
 		if name, ok := strings.CutPrefix(e.Call, "syscalls:sys_enter_"); ok {
 			e.Call = name
 		} else if name, ok := strings.CutPrefix(e.Call, "syscalls:sys_exit_"); ok {

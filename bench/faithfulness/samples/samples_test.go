@@ -77,7 +77,8 @@ func TestReadPerf(t *testing.T) {
 	src := "some header\n" +
 		"      ctx_fanout    11 100.010150000:     syscalls:sys_enter_write: fd: 0x00000001, count: 0x00000007\n" +
 		"    other proc     7 100.010151000:      syscalls:sys_exit_write: 0xfffffffffffffffc\n" +
-		"      ctx_fanout    11 100.010152000:       sched:sched_switch: prev_comm=ctx_fanout prev_pid=11\n"
+		"      ctx_fanout    11 100.010152000:       sched:sched_switch: prev_comm=ctx_fanout prev_pid=11\n" +
+		"      stalltimes  9/12 100.010153000:       sched:sched_switch: prev_comm=stalltimes prev_pid=12\n"
 	evs, err := ReadPerf(strings.NewReader(src))
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +87,7 @@ func TestReadPerf(t *testing.T) {
 		{Comm: "ctx_fanout", Tid: 11, At: 100_010_150_000, Call: "write", Fields: "fd: 0x00000001, count: 0x00000007"},
 		{Comm: "other proc", Tid: 7, At: 100_010_151_000, Exit: true, Call: "write", Fields: "0xfffffffffffffffc"},
 		{Comm: "ctx_fanout", Tid: 11, At: 100_010_152_000, Call: "sched:sched_switch", Fields: "prev_comm=ctx_fanout prev_pid=11"},
+		{Comm: "stalltimes", Pid: 9, Tid: 12, At: 100_010_153_000, Call: "sched:sched_switch", Fields: "prev_comm=stalltimes prev_pid=12"},
 	}
 	if !slices.Equal(evs, want) {
 		t.Errorf("ReadPerf:\n got %+v\nwant %+v", evs, want)

@@ -22,6 +22,12 @@
 // them, and the two costs (stall, stall_every) as
 // bench/faithfulness/profiles/derive's -dist takes them, tails included
 // (docs/faithfulness.md, "A thread's stalls, every one").
+//
+// With -sched it reads instead what sched.sh recorded, the OS's switches
+// of threads while the probes ran, and says how long the probes' threads
+// were off their CPUs while runnable, in each process's first -first
+// (2ms by default) and after, by whether the CPU went to a thread of the
+// process itself or of another program.
 package main
 
 import (
@@ -40,7 +46,18 @@ func main() {
 	d := flag.Duration("d", 200*time.Millisecond, "how long each goroutine reads the clock")
 	first := flag.Duration("first", 0, "with -summarize, count only the stalls that began within this long of their probe's start, and the goroutines' time up to it (0: all)")
 	from := flag.Duration("from", 0, "with -summarize, count only the stalls that began this long or more after their probe's start, and the goroutines' time from it")
+	sched := flag.String("sched", "", "summarize perf script's sched:sched_switch events in `FILE` (sched.sh writes it): how long the probes' threads were off their CPUs while runnable, within -first (default 2ms) and after, by whose thread took the CPU")
 	flag.Parse()
+	if *sched != "" {
+		window := first.Nanoseconds()
+		if window == 0 {
+			window = int64(2 * time.Millisecond)
+		}
+		samples.Summarize("stalltimes", append([]string{*sched}, flag.Args()...), func(r io.Reader, w io.Writer) error {
+			return schedSummary(r, w, "stalltimes", window)
+		})
+		return
+	}
 	if *summarize != "" {
 		samples.Summarize("stalltimes", append([]string{*summarize}, flag.Args()...), func(r io.Reader, w io.Writer) error {
 			return summary(r, w, from.Nanoseconds(), first.Nanoseconds())

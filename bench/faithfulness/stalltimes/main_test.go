@@ -55,3 +55,37 @@ every 200
 		}
 	}
 }
+
+// schedSummary follows a probe thread from its switch-out while runnable
+// to its switch-in, and tells the process's own threads (sysmon, a
+// spinning M) from another program's, in the first window and after.
+func TestSchedSummary(t *testing.T) {
+	sw := func(comm, pidTid, at string, prev, state, next string) string {
+		return "  " + comm + "  " + pidTid + " " + at + ": sched:sched_switch: prev_comm=" + comm + " prev_pid=" + prev + " prev_prio=120 prev_state=" + state + " ==> next_comm=x next_pid=" + next + " next_prio=120\n"
+	}
+	rec := "# header\n" +
+		sw("stalltimes", "9/9", "1.000000000", "9", "R", "10") + // 9 out, runnable, for its own 10 (sysmon)
+		sw("stalltimes", "9/10", "1.000100000", "10", "S", "9") + // 100µs later 9 is back
+		sw("stalltimes", "9/9", "1.000500000", "9", "S", "0") + // 9 sleeps: not a takeover
+		sw("swapper", "0/0", "1.000600000", "0", "R", "9") +
+		sw("stalltimes", "9/9", "1.003000000", "9", "R+", "77") + // 3ms in: another program's 77
+		sw("other", "70/77", "1.003050000", "77", "S", "9") // 50µs
+	var b strings.Builder
+	if err := schedSummary(strings.NewReader(rec), &b, "stalltimes", 2_000_000); err != nil {
+		t.Fatal(err)
+	}
+	out := strings.Join(strings.Fields(b.String()), " ")
+	for _, want := range []string{
+		"1 processes of stalltimes",
+		"in the first 2ms the process's own thread 1 stretches, 100.0µs a process",
+		"in the first 2ms another program's thread 0 stretches, 0.0µs a process",
+		"after another program's thread 1 stretches, 50.0µs a process",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if err := schedSummary(strings.NewReader("# nothing\n"), &b, "stalltimes", 2_000_000); err == nil {
+		t.Error("a recording without the probe's switches: no error")
+	}
+}
