@@ -1198,8 +1198,8 @@ func (m *Machine) ensureSysmon() {
 // sysmonUsleep queues sysmon's next pass after its usleep(d), which lasts
 // d and, with a profile that has sysmon_late, a drawn lateness (the
 // kernel's timer slack, 50µs for a normal thread, and the thread's
-// wake-up: 72µs at the median on the 2-vCPU AMD EPYC host, so a tick
-// takes about 92µs, not 20µs). The k-th usleep of the run draws the
+// wake-up: 70µs at the median on the 2-vCPU AMD EPYC host, so a tick
+// takes about 90µs, not 20µs). The k-th usleep of the run draws the
 // profile's SysmonLateRank[k-1] in its place, when it has one: a
 // process's first ticks are its slowest. A sleep over several skipped
 // passes (sysmonSkip) draws it once. Its deep sleep until a timer is no
