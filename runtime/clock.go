@@ -72,6 +72,7 @@ func (m *Machine) initCosts() {
 	}
 	m.timerFirst = !c.Dists[CostTimerFirst].IsZero()
 	m.printPFirst = !c.Dists[CostPrintPFirst].IsZero()
+	m.semaFirst = !c.Dists[CostSemaFirst].IsZero()
 	if !c.Dists[CostStallEarly].IsZero() || !c.Dists[CostStallEarlyEvery].IsZero() {
 		m.stallEarlyUntil = c.Dists[CostStallEarlyUntil].Median()
 	}

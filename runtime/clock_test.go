@@ -1220,6 +1220,95 @@ func TestNotewakeupFromTimer(t *testing.T) {
 // before it runs the next G; a goroutine blocking on a timer channel the
 // same; AfterFunc the G itself, with its next steps. Later timers pay
 // nothing, and a profile without timer_first charges nothing.
+// TestSemaFirstCost: the run's first semaphore wait that parks pays
+// sema_first as its G's own work before it queues, once in the run
+// (semtableFirst); a wait that finds its semaphore released meanwhile
+// does not park; a profile without the cost charges nothing.
+func TestSemaFirstCost(t *testing.T) {
+	const first = 14_000
+	costs := costsOf(CostStep, 1, CostSwitch, 100, CostSemaFirst, first)
+	waits := func(costs *Costs) []int64 {
+		var got []int64
+		run(t, Config{Procs: 1, Costs: costs}, func(g *G, log func(string, ...any)) error {
+			for range 2 {
+				wg := g.m.NewWaitGroup()
+				var started int64
+				g.Add(wg, 1)
+				g.Go(func(g *G) error {
+					started = g.Now()
+					return g.Add(wg, -1)
+				}, "child")
+				parked := g.Now()
+				g.Wait(wg)
+				got = append(got, started-parked)
+			}
+			return nil
+		})
+		return got
+	}
+	if got, want := waits(costs), []int64{first + 100, 100}; !slices.Equal(got, want) {
+		t.Errorf("Wait: the child ran %v ns after each Wait, want %v", got, want)
+	}
+	if got, want := waits(costsOf(CostStep, 1, CostSwitch, 100)), []int64{100, 100}; !slices.Equal(got, want) {
+		t.Errorf("Wait without sema_first: the child ran %v ns after each Wait, want %v", got, want)
+	}
+
+	// A contended Lock pays it, and the Wait after it does not.
+	locks := func(costs *Costs) (blocked, waited int64) {
+		run(t, Config{Procs: 1, Costs: costs}, func(g *G, log func(string, ...any)) error {
+			mu := g.m.NewMutex()
+			wg := g.m.NewWaitGroup()
+			g.Lock(mu)
+			g.Add(wg, 1)
+			g.Go(func(g *G) error {
+				g.Lock(mu)
+				if err := g.Unlock(mu); err != nil {
+					return err
+				}
+				return g.Add(wg, -1)
+			}, "child")
+			start := g.Now()
+			g.Gosched() // the child runs, and blocks in Lock
+			blocked = g.Now() - start
+			if err := g.Unlock(mu); err != nil {
+				return err
+			}
+			start = g.Now()
+			g.Wait(wg)
+			waited = g.Now() - start
+			return nil
+		})
+		return blocked, waited
+	}
+	b0, w0 := locks(costsOf(CostStep, 1, CostSwitch, 100))
+	b1, w1 := locks(costs)
+	if b1-b0 != first || w1 != w0 {
+		t.Errorf("Lock, then Wait: the child's Lock held main up %d ns more with sema_first and the Wait %d ns more, want %d and 0", b1-b0, w1-w0, first)
+	}
+
+	// Released while it touches the table: the Wait returns without
+	// parking, as semacquire1's second cansemacquire takes the unit.
+	var dispatched uint64
+	var returned int64
+	run(t, Config{Procs: 2, Costs: costs}, func(g *G, log func(string, ...any)) error {
+		wg := g.m.NewWaitGroup()
+		g.Add(wg, 1)
+		g.Go(func(g *G) error {
+			g.Work(5_000)
+			return g.Add(wg, -1)
+		}, "child")
+		before := g.dispatches
+		start := g.Now()
+		g.Wait(wg)
+		returned = g.Now() - start
+		dispatched = g.dispatches - before
+		return nil
+	})
+	if dispatched != 0 || returned != first {
+		t.Errorf("Wait released during sema_first: parked %d times and returned after %d ns, want 0 and %d", dispatched, returned, first)
+	}
+}
+
 func TestTimerFirstCost(t *testing.T) {
 	costs := costsOf(CostStep, 1, CostSwitch, 100, CostTimerFirst, 50_000)
 	for _, tc := range []struct {

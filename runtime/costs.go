@@ -101,6 +101,13 @@
 //	                 stall is still stall_wake's where the profile has
 //	                 that. Optional in a profile: one without them draws
 //	                 every stall from stall and stall_every
+//	sema_first       the run's first semaphore wait that parks (a
+//	                 WaitGroup's Wait, a contended Lock, an RWMutex's
+//	                 wait), as its G's own work before it queues:
+//	                 semacquire1's first touch of the runtime's table of
+//	                 semaphore queues (semtable), a page a young process
+//	                 has not touched yet. Optional in a profile: one
+//	                 without it charges nothing and draws nothing
 //	step_ps          a step of the goroutine's code in picoseconds: what
 //	                 step says rounded up to a whole ns, kept whole.
 //	                 Optional in a profile; one that has it charges it
@@ -258,6 +265,7 @@ const (
 	CostStallEarly                       // a stall while the run is young, before stall_early_until (default: stall)
 	CostStallEarlyEvery                  // a thread's running time between two stalls while the run is young (default: stall_every)
 	CostStallEarlyUntil                  // how long a run is young: its median is the clock's time the early stalls end
+	CostSemaFirst                        // the run's first semaphore wait's touch of the semaphore table, before it parks
 	NumCosts                             // the number of costs
 )
 
@@ -271,7 +279,7 @@ var costNames = [NumCosts]string{
 	"chan_op", "sync_op", "notewakeup", "step_ps_cell", "timer_first",
 	"init_runtime", "init_packages", "init_after", "stall_wake", "stall_wake_at",
 	"switch_wake", "print_p_first", "write_first", "sysmon_late",
-	"stall_early", "stall_early_every", "stall_early_until",
+	"stall_early", "stall_early_every", "stall_early_until", "sema_first",
 }
 
 // optionalCost reports whether a profile may leave cost k out: the costs
@@ -288,7 +296,7 @@ func optionalCost(k CostKind) bool {
 		return true
 	case CostPrintPFirst, CostWriteFirst, CostSysmonLate:
 		return true
-	case CostStallEarly, CostStallEarlyEvery, CostStallEarlyUntil:
+	case CostStallEarly, CostStallEarlyEvery, CostStallEarlyUntil, CostSemaFirst:
 		return true
 	}
 	return false

@@ -272,6 +272,7 @@ type Machine struct {
 	wakerDebt       int64              // ns of notewakeup that the scheduler's code owes in this action, for the G it runs next (startm, execute)
 	printed         bool               // a line has been printed (WriteStdout): print_first is paid
 	wrote           bool               // a printed line's write(2) has begun: write_first is paid
+	semaFirst       bool               // the profile charges sema_first and no semaphore wait has parked yet (semtableFirst)
 	printPFirst     bool               // the profile charges print_p_first
 	sysmonLate      bool               // the profile charges sysmon_late or sysmon_late_rank: sysmon's sleeps are late
 	sysmonRanks     []Dist             // the profile's SysmonLateRank

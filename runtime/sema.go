@@ -80,6 +80,13 @@ func (g *G) Lock(mu *Mutex) {
 		mu.locked = true
 		return
 	}
+	if g.semtableFirst() && !mu.locked {
+		// Unlocked while it touched the table: semacquire1's second
+		// cansemacquire finds the unit the Unlock left, and lockSlow
+		// takes the lock on its next iteration.
+		mu.locked = true
+		return
+	}
 	var waitStart int64 = -1
 	for {
 		lifo := waitStart >= 0
@@ -133,6 +140,29 @@ func (g *G) Unlock(mu *Mutex) error {
 	mu.locked = false
 	g.goready(gp)
 	return nil
+}
+
+// semtableFirst charges the run's first semaphore wait that parks the
+// profile's sema_first, as its G's own work before it queues, and reports
+// whether it did: time passed, so the caller looks at its semaphore again,
+// as semacquire1 calls cansemacquire once more after it has counted
+// itself in root.nwait. That first wait is the first to touch semtable,
+// the runtime's table of semaphore queues, and a young process pays for
+// the page: on the 2-vCPU AMD EPYC hosts, 14µs at the median from a first
+// WaitGroup.Wait to its goroutine's start at GOMAXPROCS=1, where a first
+// channel receive's takes 1.4µs and any later park 0.2µs
+// (bench/faithfulness/twotimes -rounds; docs/faithfulness.md, "The first
+// Wait"). Only the first pays: the table's other pages, which other
+// addresses hash to, are left out. A profile without sema_first charges
+// nothing and draws nothing.
+func (g *G) semtableFirst() bool {
+	m := g.m
+	if !m.semaFirst {
+		return false
+	}
+	m.semaFirst = false
+	g.spendCost(CostSemaFirst)
+	return true
 }
 
 // goyield puts the running G on the tail of its P's local ring (not the
@@ -193,6 +223,9 @@ func (g *G) Wait(wg *WaitGroup) {
 	if wg.count == 0 {
 		g.fastPath(syncOp)
 		return
+	}
+	if g.semtableFirst() && wg.count == 0 {
+		return // released meanwhile: semacquire1's second cansemacquire
 	}
 	wg.sema.push(g, false)
 	g.waitingOn = append(g.waitingOn[:0], wg)

@@ -53,10 +53,17 @@ type sema struct {
 // one. A woken G checks the count again (cansemacquire), as semacquire1
 // does; with handoff off, semrelease leaves the unit in the count.
 func (g *G) semacquire(s *sema, reason string, obj any) {
+	first := true
 	for {
 		if s.count > 0 {
 			s.count--
 			return
+		}
+		if first {
+			first = false
+			if g.semtableFirst() {
+				continue // look at the count again
+			}
 		}
 		s.q.push(g, false)
 		g.waitingOn = append(g.waitingOn[:0], obj)

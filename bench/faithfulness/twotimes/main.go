@@ -1,0 +1,292 @@
+// Command twotimes times the race of bench/faithfulness/corpus's
+// gosched_incr in real Go: main spawns two goroutines that each read a
+// shared x, call runtime.Gosched and write x+1, three times, and the
+// outcome is x. On one P the two alternate (x=3); x=6 says one ran whole
+// before the other began. Run once (a fresh process is a fresh
+// start-up), it prints x and, in ns since main.main's first statement,
+// when each go statement returned, when main called Wait, and when each
+// goroutine began and ended, with a * on those that ran on a thread other
+// than main's:
+//
+//	GOMAXPROCS=2 go run ./bench/faithfulness/twotimes
+//	x=6 go 11920 12480 wait 12530 a 13310 14120 b 41210 42002*
+//
+// With -summarize it reads such lines (a recording: one run a line, lines
+// starting with # ignored) and prints, by outcome, how often each
+// goroutine ran on another thread, how often the two ran apart (one
+// ended before the other began), and the quantiles of the times that
+// decide the race.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/schedlab/schedlab/bench/faithfulness/samples"
+	schedlab "github.com/schedlab/schedlab/runtime"
+)
+
+func main() {
+	summarize := flag.String("summarize", "", "summarize the recording in `FILE` instead of running (the files named after the flags too, pooled)")
+	rounds := flag.Int("rounds", 0, "instead of the race, time `N` rounds of one go statement and a park for it: how long from the park to the goroutine's start")
+	park := flag.String("park", "wait", "with -rounds, how main parks: `wait` (sync.WaitGroup.Wait, a semaphore) or chan (a receive from the goroutine)")
+	flag.Parse()
+	if *summarize != "" {
+		samples.Summarize("twotimes", append([]string{*summarize}, flag.Args()...), summary)
+		return
+	}
+	if *rounds > 0 {
+		if *park != "wait" && *park != "chan" {
+			fmt.Fprintf(os.Stderr, "twotimes: -park wants wait or chan, got %q\n", *park)
+			os.Exit(2)
+		}
+		firstRuns(*rounds, *park == "chan")
+		return
+	}
+	race()
+}
+
+// firstRuns prints the -rounds line: for each round, the ns from main's
+// park (a WaitGroup's Wait, or with viaChan a channel receive) to the
+// start of the goroutine it waits for, spawned just before. The first
+// Wait of a process is the first semacquire1 that parks, and the first
+// to touch the runtime's semaphore table; a channel's park does not.
+func firstRuns(n int, viaChan bool) {
+	took := make([]int64, n)
+	for i := range took {
+		var wg sync.WaitGroup
+		var start time.Time
+		ch := make(chan struct{})
+		wg.Add(1)
+		go func() {
+			start = time.Now()
+			if viaChan {
+				ch <- struct{}{}
+			}
+			wg.Done()
+		}()
+		parked := time.Now()
+		if viaChan {
+			<-ch
+		}
+		wg.Wait()
+		took[i] = int64(start.Sub(parked))
+	}
+	kind := "wait"
+	if viaChan {
+		kind = "chan"
+	}
+	fmt.Println(samples.Line(kind, took))
+}
+
+// x is gosched_incr's shared variable, read and written without a lock
+// on purpose.
+var x int
+
+// race runs gosched_incr once, with timestamps, and prints its line.
+func race() {
+	t0 := time.Now()
+	main := syscall.Gettid()
+	var (
+		wg          sync.WaitGroup
+		gone        [2]int64
+		start, end  [2]int64
+		other       [2]bool
+		waitStarted int64
+	)
+	wg.Add(2)
+	for i := range 2 {
+		go func() {
+			start[i] = int64(time.Since(t0))
+			other[i] = syscall.Gettid() != main
+			for range 3 {
+				v := x
+				runtime.Gosched()
+				x = v + 1
+			}
+			end[i] = int64(time.Since(t0))
+			wg.Done()
+		}()
+		gone[i] = int64(time.Since(t0))
+	}
+	waitStarted = int64(time.Since(t0))
+	wg.Wait()
+	star := func(b bool) string {
+		if b {
+			return "*"
+		}
+		return ""
+	}
+	fmt.Printf("x=%d go %d %d wait %d a %d %d%s b %d %d%s\n", x, gone[0], gone[1], waitStarted,
+		start[0], end[0], star(other[0]), start[1], end[1], star(other[1]))
+}
+
+// run is one recorded line.
+type run struct {
+	outcome    string
+	gone       [2]int64
+	wait       int64
+	start, end [2]int64
+	other      [2]bool
+}
+
+// apart reports whether one goroutine ended before the other began.
+func (r run) apart() bool {
+	return r.end[0] <= r.start[1] || r.end[1] <= r.start[0]
+}
+
+func parse(line string) (run, error) {
+	var r run
+	f := strings.Fields(line)
+	if len(f) != 12 || f[1] != "go" || f[4] != "wait" || f[6] != "a" || f[9] != "b" {
+		return r, fmt.Errorf("not a twotimes line: %q", line)
+	}
+	r.outcome = f[0]
+	num := func(s string) (int64, error) { return strconv.ParseInt(strings.TrimSuffix(s, "*"), 10, 64) }
+	var err error
+	for i, at := range []int{2, 3} {
+		if r.gone[i], err = num(f[at]); err != nil {
+			return r, err
+		}
+	}
+	if r.wait, err = num(f[5]); err != nil {
+		return r, err
+	}
+	for i, at := range []int{7, 10} {
+		if r.start[i], err = num(f[at]); err != nil {
+			return r, err
+		}
+		if r.end[i], err = num(f[at+1]); err != nil {
+			return r, err
+		}
+		r.other[i] = strings.HasSuffix(f[at+1], "*")
+	}
+	return r, nil
+}
+
+// summary prints what the recording holds. For race lines: by outcome,
+// the share of runs, how often each goroutine ran elsewhere and the two
+// ran apart, and p10/p25/p50/p75/p90 of the second go statement's
+// return, of the first goroutine to begin, and of the second. For -rounds
+// lines: the quantiles of the first park and of the later ones, by kind,
+// and, with both kinds, the sema_first a profile takes: each first Wait
+// less the first channel park's median (a new goroutine's first start,
+// which both pay), as derive's -dist wants it.
+func summary(r io.Reader, w io.Writer) error {
+	var runs []run
+	first := map[string][]int64{}
+	later := map[string][]int64{}
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if kind, rest, _ := strings.Cut(line, " "); kind == "wait" || kind == "chan" {
+			for i, f := range strings.Fields(rest) {
+				v, err := strconv.ParseInt(f, 10, 64)
+				if err != nil {
+					return fmt.Errorf("line %d: %v", n, err)
+				}
+				if i == 0 {
+					first[kind] = append(first[kind], v)
+				} else {
+					later[kind] = append(later[kind], v)
+				}
+			}
+			continue
+		}
+		rn, err := parse(line)
+		if err != nil {
+			return fmt.Errorf("line %d: %v", n, err)
+		}
+		runs = append(runs, rn)
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	if len(runs) == 0 && len(first) == 0 {
+		return fmt.Errorf("no runs")
+	}
+	if len(runs) > 0 {
+		raceSummary(runs, w)
+	}
+	for _, kind := range []string{"wait", "chan"} {
+		if len(first[kind]) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s: first park to start, %d processes, p10/p25/p50/p75/p90 %s ns; later ones %s\n",
+			kind, len(first[kind]), quantiles(first[kind]), quantiles(later[kind]))
+	}
+	if len(first["wait"]) > 0 && len(first["chan"]) > 0 {
+		base := samples.Quantiles(first["chan"])[schedlab.NumQuantiles/2]
+		extra := make([]int64, len(first["wait"]))
+		for i, v := range first["wait"] {
+			extra[i] = max(v-base, 0)
+		}
+		fmt.Fprintf(w, "sema_first (each first wait less the first chan park's median, %dns): -dist sema_first=%s\n", base, samples.DeriveArg(extra))
+	}
+	return nil
+}
+
+// raceSummary prints the race lines' summary (see summary).
+func raceSummary(runs []run, w io.Writer) {
+	by := map[string][]run{"all": runs}
+	var outcomes []string
+	for _, rn := range runs {
+		if by[rn.outcome] == nil {
+			outcomes = append(outcomes, rn.outcome)
+		}
+		by[rn.outcome] = append(by[rn.outcome], rn)
+	}
+	slices.SortStableFunc(outcomes, func(a, b string) int { return len(by[b]) - len(by[a]) })
+	fmt.Fprintf(w, "%d runs; ns since main.main's first statement, p10/p25/p50/p75/p90\n", len(runs))
+	fmt.Fprintf(w, "%-6s %6s %7s %7s %6s  %-30s %-30s %s\n", "x", "share", "a else", "b else", "apart", "second go returned", "first start", "second start")
+	for _, o := range append([]string{"all"}, outcomes...) {
+		rs := by[o]
+		var aElse, bElse, apart int
+		var gone1, first, second []int64
+		for _, rn := range rs {
+			if rn.other[0] {
+				aElse++
+			}
+			if rn.other[1] {
+				bElse++
+			}
+			if rn.apart() {
+				apart++
+			}
+			gone1 = append(gone1, rn.gone[1])
+			first = append(first, min(rn.start[0], rn.start[1]))
+			second = append(second, max(rn.start[0], rn.start[1]))
+		}
+		pct := func(k, of int) string { return fmt.Sprintf("%.1f%%", 100*float64(k)/float64(of)) }
+		fmt.Fprintf(w, "%-6s %6s %7s %7s %6s  %-30s %-30s %s\n", o, pct(len(rs), len(runs)), pct(aElse, len(rs)), pct(bElse, len(rs)), pct(apart, len(rs)),
+			quantiles(gone1), quantiles(first), quantiles(second))
+	}
+}
+
+// quantiles formats p10/p25/p50/p75/p90 of xs (nearest rank).
+func quantiles(xs []int64) string {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	var parts []string
+	for _, q := range []int{10, 25, 50, 75, 90} {
+		i := (q*len(s) + 99) / 100
+		if i > 0 {
+			i--
+		}
+		parts = append(parts, strconv.FormatInt(s[i], 10))
+	}
+	return strings.Join(parts, "/")
+}
