@@ -20,8 +20,9 @@ syscall's entry and exit, a timer's lateness, a spinning thread's steal
 pass, a mark worker's scan of 1 MiB and the write(2) of a printed line
 take, each as a distribution (21 quantiles, in ns), what one Starlark
 step stands for in Go, and a young program's start-up: the runtime's and
-the packages' init work before main.main and main.main's first four go
-statements. 'schedlab run --costs FILE' charges them.
+the packages' init work before main.main, main.main's first four go
+statements and its first WaitGroup.Wait. 'schedlab run --costs FILE'
+charges them.
 
 The probes run inside this process, each twice: under runtime/trace,
 read back with golang.org/x/exp/trace, where the trace's events split each
@@ -30,8 +31,8 @@ gives the level the costs are scaled to, since tracing slows down what it
 measures. A step is Go's time per statement over Starlark's steps per
 statement. The start-up is measured from outside: calibrate builds a
 small program with the go command and runs it in fresh processes with
-GODEBUG=inittrace=1 (without a go command in $PATH the profile leaves
-the start-up out). docs/runtime.md ("Calibration") says how each cost is
+GODEBUG=inittrace=1, and again, at GOMAXPROCS 1, for its first park
+(without a go command in $PATH the profile leaves the start-up out). docs/runtime.md ("Calibration") says how each cost is
 measured.
 
 Measure on a quiet machine: every other process on its CPUs shows up as
@@ -100,7 +101,8 @@ func printCalibrateReport(w io.Writer, rep *calibrate.Report) {
 		fmt.Fprintf(w, "%-17s %6d %-9s %10s %10s %6s %10d %10d %10d\n", fmt.Sprintf("malg_rank[%d]", i), d.N, "clock", "", "", "", q[1], q[10], q[19])
 	}
 	fmt.Fprintf(w, "(ns; step_ps and step_ps_* in ps. FROM: clock = the untraced probe's own clock, trace = the trace's events times LEVEL, the untraced/traced ratio\n"+
-		"of the probe's clock medians, inittrace = GODEBUG=inittrace=1 of a fresh process of the start-up probe. TRACED and CLOCK are the medians\n"+
+		"of the probe's clock medians, inittrace = GODEBUG=inittrace=1 of a fresh process of the start-up probe, firstpark = a fresh process's first\n"+
+		"WaitGroup.Wait less its first channel receive's median. TRACED and CLOCK are the medians\n"+
 		"of the two; a clock reading costs %dns.)\n", rep.ClockCost)
 	var why []string
 	for k, n := range rep.WakeSkipped {

@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -84,6 +85,45 @@ func TestStartupProbe(t *testing.T) {
 			if d <= 0 {
 				t.Errorf("go statement %d took %dns: %+v", i+1, d, s)
 			}
+		}
+	}
+}
+
+func TestParsePark(t *testing.T) {
+	if v, err := parsePark("park 14017\n"); err != nil || v != 14017 {
+		t.Errorf("parsePark: %d, %v; want 14017", v, err)
+	}
+	for _, bad := range []string{"", "park", "park -3", "spawns 1 2 3 4", "park x"} {
+		if _, err := parsePark(bad); err == nil {
+			t.Errorf("parsePark(%q) took it", bad)
+		}
+	}
+}
+
+func TestSemaFirstSamples(t *testing.T) {
+	// The channels' median is 1000: each wait less it, at least 0.
+	got := semaFirst([]float64{14000, 500, 1000}, []float64{900, 1000, 1100})
+	if want := []float64{13000, 0, 0}; !slices.Equal(got, want) {
+		t.Errorf("semaFirst: %v, want %v", got, want)
+	}
+}
+
+func TestParkProbe(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build the probe")
+	}
+	exe, _, err := buildStartupProbe(goCmd, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"wait", "chan"} {
+		v, err := runParkProbe(exe, mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v <= 0 {
+			t.Errorf("%s: the first park took %dns", mode, v)
 		}
 	}
 }
