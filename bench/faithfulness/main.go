@@ -24,9 +24,9 @@
 // -recordings names the recordings/ directories pooled as Go's
 // distribution: groups separated by commas, each a directory or several
 // joined with +; Go~Go is the largest distance between two groups. The
-// default, run1+run2,amd-quiet-1+amd-quiet-2,amd-1207, pools three
-// sessions (two of two recordings, one of one) and gives the largest
-// distance between two sessions as each pair's floor;
+// default, run1+run2,amd-quiet-1+amd-quiet-2,amd-1207+amd-1208, pools
+// three hosts' sessions (two recordings each) and gives the largest
+// distance between two of them as each pair's floor;
 // run1+run2,amd-quiet-1+amd-quiet-2 is the two first sessions, as the
 // reports of 2026-12-07 before 06:00 UTC were made, and -recordings
 // run1,run2 the first session alone, as every report before that day.
@@ -73,8 +73,10 @@ var recordingRuns = []string{"run1", "run2"}
 var sessionRuns = []string{"amd-quiet-1", "amd-quiet-2"}
 
 // thirdRuns is the corpus recorded once more, on a fresh host of the same
-// kind (2026-12-07, 05:50 UTC; docs/faithfulness.md, "A third session").
-var thirdRuns = []string{"amd-1207"}
+// kind (2026-12-07, 05:50 UTC; docs/faithfulness.md, "A third session"),
+// and again on that host a day later (2026-12-08, 01:14 UTC; "This host a
+// day later").
+var thirdRuns = []string{"amd-1207", "amd-1208"}
 
 // defaultRecordings is -recordings' default: the three sessions pooled,
 // so that Go's distribution is over the conditions seen so far and each
