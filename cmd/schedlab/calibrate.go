@@ -12,7 +12,7 @@ import (
 	"github.com/schedlab/schedlab/internal/calibrate"
 )
 
-const calibrateSynopsis = "schedlab calibrate [-o FILE] [--runs N] [--name NAME]"
+const calibrateSynopsis = "schedlab calibrate [-o FILE] [--runs N] [--name NAME] [--startup]"
 
 const calibrateHelpText = `Calibrate measures this machine's Go runtime and writes a costs profile:
 how long a spawn, a switch, a Gosched, a thread wake-up, a new thread, a
@@ -32,8 +32,16 @@ measures. A step is Go's time per statement over Starlark's steps per
 statement. The start-up is measured from outside: calibrate builds a
 small program with the go command and runs it in fresh processes with
 GODEBUG=inittrace=1, and again, at GOMAXPROCS 1, for its first park
-(without a go command in $PATH the profile leaves the start-up out). docs/runtime.md ("Calibration") says how each cost is
-measured.
+(without a go command in $PATH the profile leaves the start-up out).
+docs/runtime.md ("Calibration") says how each cost is measured.
+
+With --startup it measures only the start-up, in a few seconds, and
+writes the shipped default profile with this machine's start-up in place
+of its own. The start-up is what differs most from one machine to the
+next, and it decides the races that begin at main.main's first
+statement: explore with such a profile (--costs FILE) comes closer to
+the outcomes Go gives on this machine than with the default or with
+the whole calibration (docs/faithfulness.md, "This host a day later").
 
 Measure on a quiet machine: every other process on its CPUs shows up as
 latency. The profile records the machine, the Go version, this command,
@@ -47,12 +55,18 @@ func calibrateCmd(args []string, stdout, stderr io.Writer) int {
 	var (
 		out  = fs.String("o", "", "write the profile to `FILE` (default: standard output)")
 		runs = fs.Int("runs", 1000, "rounds of each probe: `N` samples or more of each cost (timers and the step do fewer rounds of many samples)")
-		name = fs.String("name", "default", "the profile's `NAME`, recorded in the file")
+		name = fs.String("name", "default", "the profile's `NAME`, recorded in the file (with --startup, default+startup)")
+		up   = fs.Bool("startup", false, "measure only a young program's start-up (init_runtime, init_packages, init_after, malg_rank, sema_first) and write the default profile with it in place of its own (needs the go command)")
 	)
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		printHelp(stdout, calibrateSynopsis, calibrateHelpText, fs)
 		return 0
+	}
+	named := false
+	fs.Visit(func(f *flag.Flag) { named = named || f.Name == "name" })
+	if *up && !named {
+		*name = "default+startup"
 	}
 	if err == nil && fs.NArg() > 0 {
 		err = fmt.Errorf("want no arguments, got %q", fs.Arg(0))
@@ -69,6 +83,8 @@ func calibrateCmd(args []string, stdout, stderr io.Writer) int {
 		Name:     *name,
 		Command:  "schedlab calibrate " + strings.Join(args, " "),
 		Progress: stderr,
+
+		StartupOnly: *up,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "schedlab calibrate: %v\n", err)
@@ -99,6 +115,11 @@ func printCalibrateReport(w io.Writer, rep *calibrate.Report) {
 	for i, d := range rep.MalgRank {
 		q := d.Quantiles
 		fmt.Fprintf(w, "%-17s %6d %-9s %10s %10s %6s %10d %10d %10d\n", fmt.Sprintf("malg_rank[%d]", i), d.N, "clock", "", "", "", q[1], q[10], q[19])
+	}
+	if rep.StartupOnly {
+		fmt.Fprintf(w, "(ns. FROM: clock = the start-up probe's own clock, inittrace = GODEBUG=inittrace=1 of a fresh process of it, firstpark = a fresh\n"+
+			"process's first WaitGroup.Wait less its first channel receive's median. Every other cost is the default profile's.)\n")
+		return
 	}
 	fmt.Fprintf(w, "(ns; step_ps and step_ps_* in ps. FROM: clock = the untraced probe's own clock, trace = the trace's events times LEVEL, the untraced/traced ratio\n"+
 		"of the probe's clock medians, inittrace = GODEBUG=inittrace=1 of a fresh process of the start-up probe, firstpark = a fresh process's first\n"+

@@ -54,6 +54,10 @@ type Options struct {
 	Command  string    // the command line, for the profile
 	Name     string    // the profile's name; "" is "default"
 	Progress io.Writer // where to say what is being measured; nil for nowhere
+	// StartupOnly measures only a young program's start-up (startup.go:
+	// init_runtime, init_packages, init_after, malg_rank, sema_first) and
+	// returns the shipped default profile with them in place of its own.
+	StartupOnly bool
 }
 
 // A Line is one cost of a Report.
@@ -88,6 +92,9 @@ type Report struct {
 	// process (startup.go), the profile's malg_rank.
 	MalgRank []runtime.Dist
 	Elapsed  time.Duration
+	// StartupOnly says the Run measured only the start-up
+	// (Options.StartupOnly): every other cost is the default profile's.
+	StartupOnly bool
 }
 
 // rounds returns the rounds of probe name for runs.
@@ -120,6 +127,9 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 	}
 	c := newCalibration(opts)
 	c.progress("%s, go %s, load %s", c.p.Machine, c.p.Go, c.p.Load)
+	if opts.StartupOnly {
+		return c.startupOnly()
+	}
 
 	// The collector's work is not the scheduler's: keep it out.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))

@@ -46,12 +46,16 @@ import (
 	"bufio"
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/schedlab/schedlab/runtime"
 )
@@ -238,6 +242,36 @@ func firstLine(s string) string {
 // startupRounds is how many fresh processes of the probe a calibration
 // runs for runs: each is a process start, a few ms.
 func startupRounds(runs int) int { return max(runs/4, 20) }
+
+// startupOnly is Run with Options.StartupOnly: the shipped default
+// profile, with this machine's start-up measured in place of its own. The
+// start-up is what differs most from one host to the next and decides
+// the races that begin at main.main's first statement: the default with
+// a host's start-up comes closer to that host's Go than the default does,
+// and than the host's whole calibration (docs/faithfulness.md, "This host
+// a day later").
+func (c *calibration) startupOnly() (*runtime.Costs, *Report, error) {
+	if _, err := exec.LookPath("go"); err != nil {
+		return nil, nil, errors.New("the start-up probe needs a go command in $PATH, to build it")
+	}
+	c.rep.StartupOnly = true
+	d := runtime.DefaultCosts()
+	c.p.Dists = d.Dists
+	c.p.MalgRank = slices.Clone(d.MalgRank)
+	c.p.SysmonLateRank = slices.Clone(d.SysmonLateRank)
+	c.procs = max(goruntime.GOMAXPROCS(0), 2)
+	if err := c.startup(); err != nil {
+		return nil, nil, err
+	}
+	slices.SortFunc(c.rep.Lines, func(a, b Line) int { return int(a.Cost) - int(b.Cost) })
+	c.p.Notes = fmt.Sprintf("the shipped default profile (%s, recorded %s on %s) with this machine's start-up in place of its own (%s): ", d.Name, d.Recorded, d.Machine, strings.Join(c.notes, ", ")) +
+		fmt.Sprintf("init_runtime, init_packages, init_after: GODEBUG=inittrace=1 of %d fresh processes of spawn_order built with the go command (startup.go), the runtime's init clock and the sums of the package inits before os's and from it on; ", startupRounds(c.opts.Runs)) +
+		fmt.Sprintf("malg_rank: the same processes' %d go statements by rank, the first from main.main's first statement; ", startupSpawns) +
+		fmt.Sprintf("sema_first: %d fresh processes of the same program at GOMAXPROCS 1 timing their first WaitGroup.Wait to its goroutine's start, less the median of as many first channel receives. The default's notes: %s", startupRounds(c.opts.Runs), d.Notes)
+	c.rep.Elapsed = time.Since(c.start)
+	c.progress("done in %.1fs", c.rep.Elapsed.Seconds())
+	return c.p, c.rep, nil
+}
 
 // startup measures init_runtime, init_packages, init_after, malg_rank and
 // sema_first from fresh processes of the start-up probe, which it builds with the go

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/schedlab/schedlab/runtime"
 )
 
 // inittraceSample is GODEBUG=inittrace=1's output of the start-up probe on
@@ -125,5 +127,41 @@ func TestParkProbe(t *testing.T) {
 		if v <= 0 {
 			t.Errorf("%s: the first park took %dns", mode, v)
 		}
+	}
+}
+
+func TestStartupOnly(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command to build the probe")
+	}
+	if !supported {
+		t.Skip("calibrate runs on Linux only")
+	}
+	p, rep, err := Run(Options{Runs: 8, Name: "host", StartupOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := runtime.DefaultCosts()
+	for k := range runtime.NumCosts {
+		k := runtime.CostKind(k)
+		measured := k == runtime.CostInitRuntime || k == runtime.CostInitPackages || k == runtime.CostInitAfter || k == runtime.CostSemaFirst
+		if measured {
+			if n := p.Dists[k].N; n != startupRounds(8) {
+				t.Errorf("%s: n %d, want %d processes", k, n, startupRounds(8))
+			}
+			continue
+		}
+		if p.Dists[k] != def.Dists[k] {
+			t.Errorf("%s is not the default's: %+v", k, p.Dists[k])
+		}
+	}
+	if len(p.MalgRank) != startupSpawns {
+		t.Errorf("malg_rank has %d ranks, want %d", len(p.MalgRank), startupSpawns)
+	}
+	if p.Name != "host" || !rep.StartupOnly || !strings.Contains(p.Notes, "the shipped default profile") {
+		t.Errorf("name %q, StartupOnly %v, notes %q", p.Name, rep.StartupOnly, p.Notes)
+	}
+	if _, err := runtime.ParseCosts("host.json", p.JSON()); err != nil {
+		t.Errorf("the profile does not parse: %v", err)
 	}
 }
