@@ -11,6 +11,11 @@
 //	GOMAXPROCS=2 go run ./bench/faithfulness/twotimes
 //	x=6 go 11920 12480 wait 12530 a 13310 14120 b 41210 42002*
 //
+// With -rounds N it times instead a process's first park (and N-1 later
+// ones): a WaitGroup's Wait, or with -park chan a channel receive. With
+// -alloc here or away it times a goroutine's first two allocations on
+// main's P or on another.
+//
 // With -summarize it reads such lines (a recording: one run a line, lines
 // starting with # ignored) and prints, by outcome, how often each
 // goroutine ran on another thread, how often the two ran apart (one
@@ -40,9 +45,18 @@ func main() {
 	summarize := flag.String("summarize", "", "summarize the recording in `FILE` instead of running (the files named after the flags too, pooled)")
 	rounds := flag.Int("rounds", 0, "instead of the race, time `N` rounds of one go statement and a park for it: how long from the park to the goroutine's start")
 	park := flag.String("park", "wait", "with -rounds, how main parks: `wait` (sync.WaitGroup.Wait, a semaphore) or chan (a receive from the goroutine)")
+	alloc := flag.String("alloc", "", "instead of the race, time a goroutine's first two allocations of 16 bytes, on main's P (`here`: main parks at once) or on another (away: main spins 2ms first, so that another P takes it)")
 	flag.Parse()
 	if *summarize != "" {
 		samples.Summarize("twotimes", append([]string{*summarize}, flag.Args()...), summary)
+		return
+	}
+	if *alloc != "" {
+		if *alloc != "here" && *alloc != "away" {
+			fmt.Fprintf(os.Stderr, "twotimes: -alloc wants here or away, got %q\n", *alloc)
+			os.Exit(2)
+		}
+		firstAllocs(*alloc == "away")
 		return
 	}
 	if *rounds > 0 {
@@ -87,6 +101,34 @@ func firstRuns(n int, viaChan bool) {
 		kind = "chan"
 	}
 	fmt.Println(samples.Line(kind, took))
+}
+
+// sink keeps firstAllocs' allocations on the heap.
+var sink [2]*[2]string
+
+// firstAllocs prints the -alloc line: "alloc P MAINP FIRST SECOND", the P
+// the goroutine ran on, main's, and the ns of its first and second
+// allocation of a 2-string array (32 bytes, as twowriters' first append
+// makes). A P that has run no Go code has an empty mcache: its first
+// allocation of a size class takes a span from the heap.
+func firstAllocs(away bool) {
+	mainP := samples.P()
+	done := make(chan [3]int64)
+	go func() {
+		p := samples.P()
+		t0 := time.Now()
+		sink[0] = new([2]string)
+		t1 := time.Now()
+		sink[1] = new([2]string)
+		t2 := time.Now()
+		done <- [3]int64{p, int64(t1.Sub(t0)), int64(t2.Sub(t1))}
+	}()
+	if away {
+		for t := time.Now(); time.Since(t) < 2*time.Millisecond; {
+		}
+	}
+	r := <-done
+	fmt.Println("alloc", r[0], mainP, r[1], r[2])
 }
 
 // x is gosched_incr's shared variable, read and written without a lock
@@ -174,7 +216,9 @@ func parse(line string) (run, error) {
 	return r, nil
 }
 
-// summary prints what the recording holds. For race lines: by outcome,
+// summary prints what the recording holds. For -alloc lines: the
+// quantiles of the first allocation on main's P and on another, and of
+// the second. For race lines: by outcome,
 // the share of runs, how often each goroutine ran elsewhere and the two
 // ran apart, and p10/p25/p50/p75/p90 of the second go statement's
 // return, of the first goroutine to begin, and of the second. For -rounds
@@ -186,13 +230,33 @@ func summary(r io.Reader, w io.Writer) error {
 	var runs []run
 	first := map[string][]int64{}
 	later := map[string][]int64{}
+	allocs := map[string][]int64{} // "here first", "away first", "second"
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if kind, rest, _ := strings.Cut(line, " "); kind == "wait" || kind == "chan" {
+		if kind, rest, _ := strings.Cut(line, " "); kind == "alloc" {
+			f := strings.Fields(rest)
+			var v [4]int64
+			if len(f) != 4 {
+				return fmt.Errorf("line %d: not an alloc line: %q", n, line)
+			}
+			for i := range v {
+				var err error
+				if v[i], err = strconv.ParseInt(f[i], 10, 64); err != nil {
+					return fmt.Errorf("line %d: %v", n, err)
+				}
+			}
+			where := "away first"
+			if v[0] == v[1] {
+				where = "here first"
+			}
+			allocs[where] = append(allocs[where], v[2])
+			allocs["second"] = append(allocs["second"], v[3])
+			continue
+		} else if kind == "wait" || kind == "chan" {
 			for i, f := range strings.Fields(rest) {
 				v, err := strconv.ParseInt(f, 10, 64)
 				if err != nil {
@@ -215,8 +279,15 @@ func summary(r io.Reader, w io.Writer) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	if len(runs) == 0 && len(first) == 0 {
+	if len(runs) == 0 && len(first) == 0 && len(allocs) == 0 {
 		return fmt.Errorf("no runs")
+	}
+	for _, k := range []string{"here first", "away first", "second"} {
+		if len(allocs[k]) > 0 {
+			fmt.Fprintf(w, "alloc, %s (%s): %d, p10/p25/p50/p75/p90 %s ns\n", k,
+				map[string]string{"here first": "on main's P", "away first": "on another P", "second": "anywhere"}[k],
+				len(allocs[k]), quantiles(allocs[k]))
+		}
 	}
 	if len(runs) > 0 {
 		raceSummary(runs, w)

@@ -55,3 +55,20 @@ func TestParseRejects(t *testing.T) {
 		t.Error("a short line parsed")
 	}
 }
+
+func TestAllocSummary(t *testing.T) {
+	rec := "alloc 0 0 300 100\nalloc 1 0 40000 150\n"
+	var out strings.Builder
+	if err := summary(strings.NewReader(rec), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"alloc, here first (on main's P): 1, p10/p25/p50/p75/p90 300/300/300/300/300 ns",
+		"alloc, away first (on another P): 1, p10/p25/p50/p75/p90 40000/40000/40000/40000/40000 ns",
+		"alloc, second (anywhere): 2,",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
+	}
+}
