@@ -1215,11 +1215,6 @@ func TestNotewakeupFromTimer(t *testing.T) {
 	}
 }
 
-// The run's first timer starts the network poller (addHeap's
-// netpollGenericInit) and pays timer_first: a sleep's M after the park,
-// before it runs the next G; a goroutine blocking on a timer channel the
-// same; AfterFunc the G itself, with its next steps. Later timers pay
-// nothing, and a profile without timer_first charges nothing.
 // TestSemaFirstCost: the run's first semaphore wait that parks pays
 // sema_first as its G's own work before it queues, once in the run
 // (semtableFirst); a wait that finds its semaphore released meanwhile
@@ -1309,6 +1304,11 @@ func TestSemaFirstCost(t *testing.T) {
 	}
 }
 
+// The run's first timer starts the network poller (addHeap's
+// netpollGenericInit) and pays timer_first: a sleep's M after the park,
+// before it runs the next G; a goroutine blocking on a timer channel the
+// same; AfterFunc the G itself, with its next steps. Later timers pay
+// nothing, and a profile without timer_first charges nothing.
 func TestTimerFirstCost(t *testing.T) {
 	costs := costsOf(CostStep, 1, CostSwitch, 100, CostTimerFirst, 50_000)
 	for _, tc := range []struct {

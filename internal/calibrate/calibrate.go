@@ -169,9 +169,7 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 		fmt.Sprintf("write: a raw write(2) of a %d-byte line to a pipe, by the probe's clock over %d lines; ", len(writeLine), writeBatch) +
 		"sysmon_late: how late a raw nanosleep(20us), sysmon's usleep(20), returns while another goroutine spins; " +
 		fmt.Sprintf("chan_op, sync_op: Go loops of %d operations of each kind alone, by the monotonic clock (fastpath.go); ", len(fastPathOps)) +
-		fmt.Sprintf("init_runtime, init_packages, init_after: GODEBUG=inittrace=1 of %d fresh processes of spawn_order built with the go command (startup.go), the runtime's init clock and the sums of the package inits before os's and from it on; ", startupRounds(c.opts.Runs)) +
-		fmt.Sprintf("malg_rank: the same processes' %d go statements by rank, the first from main.main's first statement (startup.go); ", startupSpawns) +
-		fmt.Sprintf("sema_first: %d fresh processes of the same program at GOMAXPROCS 1 timing their first WaitGroup.Wait to its goroutine's start, less the median of as many first channel receives (startup.go)", startupRounds(c.opts.Runs)) + "\n"
+		startupNotes(c.opts.Runs) + "\n"
 	c.p.Notes = strings.TrimSpace(c.p.Notes)
 	c.rep.Elapsed = time.Since(c.start)
 	c.progress("done in %.1fs", c.rep.Elapsed.Seconds())

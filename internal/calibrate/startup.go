@@ -239,6 +239,15 @@ func firstLine(s string) string {
 	return s
 }
 
+// startupNotes says in a profile's notes how the start-up's costs were
+// measured, for runs.
+func startupNotes(runs int) string {
+	n := startupRounds(runs)
+	return fmt.Sprintf("init_runtime, init_packages, init_after: GODEBUG=inittrace=1 of %d fresh processes of spawn_order built with the go command (startup.go), the runtime's init clock and the sums of the package inits before os's and from it on; ", n) +
+		fmt.Sprintf("malg_rank: the same processes' %d go statements by rank, the first from main.main's first statement (startup.go); ", startupSpawns) +
+		fmt.Sprintf("sema_first: %d fresh processes of the same program at GOMAXPROCS 1 timing their first WaitGroup.Wait to its goroutine's start, less the median of as many first channel receives (startup.go)", n)
+}
+
 // startupRounds is how many fresh processes of the probe a calibration
 // runs for runs: each is a process start, a few ms.
 func startupRounds(runs int) int { return max(runs/4, 20) }
@@ -264,10 +273,8 @@ func (c *calibration) startupOnly() (*runtime.Costs, *Report, error) {
 		return nil, nil, err
 	}
 	slices.SortFunc(c.rep.Lines, func(a, b Line) int { return int(a.Cost) - int(b.Cost) })
-	c.p.Notes = fmt.Sprintf("the shipped default profile (%s, recorded %s on %s) with this machine's start-up in place of its own (%s): ", d.Name, d.Recorded, d.Machine, strings.Join(c.notes, ", ")) +
-		fmt.Sprintf("init_runtime, init_packages, init_after: GODEBUG=inittrace=1 of %d fresh processes of spawn_order built with the go command (startup.go), the runtime's init clock and the sums of the package inits before os's and from it on; ", startupRounds(c.opts.Runs)) +
-		fmt.Sprintf("malg_rank: the same processes' %d go statements by rank, the first from main.main's first statement; ", startupSpawns) +
-		fmt.Sprintf("sema_first: %d fresh processes of the same program at GOMAXPROCS 1 timing their first WaitGroup.Wait to its goroutine's start, less the median of as many first channel receives. The default's notes: %s", startupRounds(c.opts.Runs), d.Notes)
+	c.p.Notes = fmt.Sprintf("the shipped default profile (%s, recorded %s on %s) with this machine's start-up in place of its own (%s): %s. The default's notes: %s",
+		d.Name, d.Recorded, d.Machine, strings.Join(c.notes, ", "), startupNotes(c.opts.Runs), d.Notes)
 	c.rep.Elapsed = time.Since(c.start)
 	c.progress("done in %.1fs", c.rep.Elapsed.Seconds())
 	return c.p, c.rep, nil
