@@ -14,7 +14,7 @@
 // With -rounds N it times instead a process's first park (and N-1 later
 // ones): a WaitGroup's Wait, or with -park chan a channel receive. With
 // -alloc here or away it times a goroutine's first two allocations on
-// main's P or on another.
+// main's P or on another. With -window it runs corpus/wake_window timed.
 //
 // With -summarize it reads such lines (a recording: one run a line, lines
 // starting with # ignored) and prints, by outcome, how often each
@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -45,10 +46,15 @@ func main() {
 	summarize := flag.String("summarize", "", "summarize the recording in `FILE` instead of running (the files named after the flags too, pooled)")
 	rounds := flag.Int("rounds", 0, "instead of the race, time `N` rounds of one go statement and a park for it: how long from the park to the goroutine's start")
 	park := flag.String("park", "wait", "with -rounds, how main parks: `wait` (sync.WaitGroup.Wait, a semaphore) or chan (a receive from the goroutine)")
+	window := flag.Bool("window", false, "instead of the race, run corpus/wake_window timed: when the goroutine reached its receive, when main sent, when the goroutine got the value, and on which thread")
 	alloc := flag.String("alloc", "", "instead of the race, time a goroutine's first two allocations of 16 bytes, on main's P (`here`: main parks at once) or on another (away: main spins 2ms first, so that another P takes it)")
 	flag.Parse()
 	if *summarize != "" {
 		samples.Summarize("twotimes", append([]string{*summarize}, flag.Args()...), summary)
+		return
+	}
+	if *window {
+		wakeWindow()
 		return
 	}
 	if *alloc != "" {
@@ -101,6 +107,51 @@ func firstRuns(n int, viaChan bool) {
 		kind = "chan"
 	}
 	fmt.Println(samples.Line(kind, took))
+}
+
+// wakeWindow runs corpus/wake_window.go timed and prints "window OUTCOME
+// recv R send S got G[*]": in ns since main.main's first statement, when
+// the goroutine reached its receive, when main sent, and when the
+// goroutine had the value, with a * if it ran on another thread than
+// main's. Go's during runs are the goroutine woken on the other P within
+// main's second 100µs; the recv and send times say whether the
+// goroutine was at its receive when main sent.
+func wakeWindow() {
+	t0 := time.Now()
+	main := syscall.Gettid()
+	var mainDone atomic.Bool
+	ch := make(chan int)
+	res := make(chan string)
+	var recvAt, gotAt int64
+	var else_ bool
+	go func() {
+		recvAt = int64(time.Since(t0))
+		<-ch
+		gotAt = int64(time.Since(t0))
+		else_ = syscall.Gettid() != main
+		if mainDone.Load() {
+			res <- "after"
+		} else {
+			res <- "during"
+		}
+	}()
+	spinFor(100 * time.Microsecond)
+	sendAt := int64(time.Since(t0))
+	ch <- 1
+	spinFor(100 * time.Microsecond)
+	mainDone.Store(true)
+	out := <-res
+	star := ""
+	if else_ {
+		star = "*"
+	}
+	fmt.Printf("window %s recv %d send %d got %d%s\n", out, recvAt, sendAt, gotAt, star)
+}
+
+// spinFor burns the CPU for d by the clock, as wake_window's spin does.
+func spinFor(d time.Duration) {
+	for t0 := time.Now(); time.Since(t0) < d; {
+	}
 }
 
 // sink keeps firstAllocs' allocations on the heap.
@@ -216,7 +267,10 @@ func parse(line string) (run, error) {
 	return r, nil
 }
 
-// summary prints what the recording holds. For -alloc lines: the
+// summary prints what the recording holds. For -window lines: by outcome
+// and by whether the goroutine was at its receive when main sent, the
+// share of runs and the time from the send to its having the value. For
+// -alloc lines: the
 // quantiles of the first allocation on main's P and on another, and of
 // the second. For race lines: by outcome,
 // the share of runs, how often each goroutine ran elsewhere and the two
@@ -231,10 +285,19 @@ func summary(r io.Reader, w io.Writer) error {
 	first := map[string][]int64{}
 	later := map[string][]int64{}
 	allocs := map[string][]int64{} // "here first", "away first", "second"
+	var windows []windowRun
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if kind, _, _ := strings.Cut(line, " "); kind == "window" {
+			wr, err := parseWindow(line)
+			if err != nil {
+				return fmt.Errorf("line %d: %v", n, err)
+			}
+			windows = append(windows, wr)
 			continue
 		}
 		if kind, rest, _ := strings.Cut(line, " "); kind == "alloc" {
@@ -279,8 +342,11 @@ func summary(r io.Reader, w io.Writer) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	if len(runs) == 0 && len(first) == 0 && len(allocs) == 0 {
+	if len(runs) == 0 && len(first) == 0 && len(allocs) == 0 && len(windows) == 0 {
 		return fmt.Errorf("no runs")
+	}
+	if len(windows) > 0 {
+		windowSummary(windows, w)
 	}
 	for _, k := range []string{"here first", "away first", "second"} {
 		if len(allocs[k]) > 0 {
@@ -308,6 +374,69 @@ func summary(r io.Reader, w io.Writer) error {
 		fmt.Fprintf(w, "sema_first (each first wait less the first chan park's median, %dns): -dist sema_first=%s\n", base, samples.DeriveArg(extra))
 	}
 	return nil
+}
+
+// windowRun is one -window line.
+type windowRun struct {
+	outcome         string
+	recv, send, got int64
+	else_           bool
+}
+
+func parseWindow(line string) (windowRun, error) {
+	var r windowRun
+	f := strings.Fields(line)
+	if len(f) != 8 || f[0] != "window" || f[2] != "recv" || f[4] != "send" || f[6] != "got" {
+		return r, fmt.Errorf("not a -window line: %q", line)
+	}
+	r.outcome = f[1]
+	r.else_ = strings.HasSuffix(f[7], "*")
+	var err error
+	for i, p := range []*int64{&r.recv, &r.send, &r.got} {
+		if *p, err = strconv.ParseInt(strings.TrimSuffix(f[3+2*i], "*"), 10, 64); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// windowSummary prints, by outcome and by whether the goroutine was at
+// its receive when main sent, the share of runs, how many ran elsewhere,
+// and the quantiles of the time from the send to the goroutine's having
+// the value.
+func windowSummary(ws []windowRun, w io.Writer) {
+	type key struct {
+		outcome string
+		waiting bool
+	}
+	by := map[key][]windowRun{}
+	var keys []key
+	for _, r := range ws {
+		k := key{r.outcome, r.recv < r.send}
+		if by[k] == nil {
+			keys = append(keys, k)
+		}
+		by[k] = append(by[k], r)
+	}
+	slices.SortStableFunc(keys, func(a, b key) int { return len(by[b]) - len(by[a]) })
+	fmt.Fprintf(w, "%d runs of wake_window\n", len(ws))
+	for _, k := range keys {
+		rs := by[k]
+		var elsewhere int
+		var lat []int64
+		for _, r := range rs {
+			if r.else_ {
+				elsewhere++
+			}
+			lat = append(lat, r.got-r.send)
+		}
+		at := "not yet at its receive when main sent"
+		if k.waiting {
+			at = "at its receive when main sent"
+		}
+		fmt.Fprintf(w, "%-6s %5.1f%%  %s; on another thread %.1f%%; send to got p10/p25/p50/p75/p90 %s ns\n",
+			k.outcome, 100*float64(len(rs))/float64(len(ws)), at, 100*float64(elsewhere)/float64(len(rs)), quantiles(lat))
+	}
 }
 
 // raceSummary prints the race lines' summary (see summary).

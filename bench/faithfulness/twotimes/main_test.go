@@ -72,3 +72,22 @@ func TestAllocSummary(t *testing.T) {
 		}
 	}
 }
+
+func TestWindowSummary(t *testing.T) {
+	rec := "window during recv 300 send 200 got 310\nwindow during recv 100 send 200 got 250*\n"
+	var out strings.Builder
+	if err := summary(strings.NewReader(rec), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"during  50.0%  not yet at its receive when main sent; on another thread 0.0%; send to got p10/p25/p50/p75/p90 110/110/110/110/110 ns",
+		"during  50.0%  at its receive when main sent; on another thread 100.0%; send to got p10/p25/p50/p75/p90 50/50/50/50/50 ns",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
+	}
+	if _, err := parseWindow("window during recv 1 send 2"); err == nil {
+		t.Error("a short -window line parsed")
+	}
+}
