@@ -110,6 +110,7 @@ var layers = map[string]int{
 	"bench/faithfulness/waketimes":         layerCommands,
 	"bench/faithfulness/wakestall":         layerCommands,
 	"bench/faithfulness/stalltimes":        layerCommands,
+	"bench/faithfulness/busywake":          layerCommands,
 	"bench/faithfulness/twotimes":          layerCommands,
 	"bench/faithfulness/printtimes":        layerCommands,
 	"bench/faithfulness/ctxtimes":          layerCommands,
