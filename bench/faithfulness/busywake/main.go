@@ -17,6 +17,9 @@
 //	GOMAXPROCS=4 go run ./bench/faithfulness/busywake -spinners 1 -n 50
 //	busy1 78012 80311 410220* - ...
 //
+// A second line, spawn, gives each round's time from the go statement to
+// the goroutine's first statement, with a * if that was on main's thread.
+//
 // With -spinners 0 main alone is busy and the second CPU is free; with
 // -spinners 1 main and the spinner hold both CPUs of a 2-CPU machine,
 // and the woken thread must take one from them.
@@ -51,7 +54,9 @@ func main() {
 		samples.Summarize("busywake", append([]string{*summarize}, flag.Args()...), summary)
 		return
 	}
-	fmt.Println(rounds(*spinners, *n))
+	busy, spawned := rounds(*spinners, *n)
+	fmt.Println(busy)
+	fmt.Println(spawned)
 }
 
 // spin burns the CPU for d by the clock.
@@ -60,8 +65,11 @@ func spin(d time.Duration) {
 	}
 }
 
-// rounds runs the spinners and n rounds, and returns the line.
-func rounds(spinners, n int) string {
+// rounds runs the spinners and n rounds, and returns the two lines: the
+// busy line (from each send to the goroutine's start) and the spawn line
+// (from each go statement to the goroutine's first statement, * if that
+// was on main's thread).
+func rounds(spinners, n int) (string, string) {
 	var stop atomic.Bool
 	for range spinners {
 		go func() {
@@ -71,15 +79,21 @@ func rounds(spinners, n int) string {
 		}()
 	}
 	mainTid := syscall.Gettid()
-	var b strings.Builder
+	var b, sp strings.Builder
 	fmt.Fprintf(&b, "busy%d", spinners)
+	fmt.Fprintf(&sp, "spawn%d", spinners)
 	for range n {
 		ch := make(chan struct{})
 		done := make(chan struct{})
 		var started time.Time
 		var onMain bool
 		var waiting atomic.Bool
+		var began time.Time
+		var beganOnMain bool
+		spawned := time.Now()
 		go func() {
+			began = time.Now()
+			beganOnMain = syscall.Gettid() == mainTid
 			waiting.Store(true)
 			<-ch
 			started = time.Now()
@@ -92,6 +106,10 @@ func rounds(spinners, n int) string {
 		ch <- struct{}{}
 		spin(300 * time.Microsecond)
 		<-done
+		fmt.Fprintf(&sp, " %d", began.Sub(spawned).Nanoseconds())
+		if beganOnMain {
+			sp.WriteByte('*')
+		}
 		if !ready {
 			b.WriteString(" -") // not yet at its receive: main's send met no waiter
 			continue
@@ -102,7 +120,7 @@ func rounds(spinners, n int) string {
 		}
 	}
 	stop.Store(true)
-	return b.String()
+	return b.String(), sp.String()
 }
 
 // summary prints, for each kind of line (busy0, busy1, ...), the
@@ -121,7 +139,7 @@ func summary(r io.Reader, w io.Writer) error {
 			continue
 		}
 		f := strings.Fields(line)
-		if !strings.HasPrefix(f[0], "busy") {
+		if !strings.HasPrefix(f[0], "busy") && !strings.HasPrefix(f[0], "spawn") {
 			return fmt.Errorf("line %d: not a busywake line: %q", ln, line)
 		}
 		k := f[0]
@@ -156,6 +174,11 @@ func summary(r io.Reader, w io.Writer) error {
 		xs := slices.Clone(other[k])
 		slices.Sort(xs)
 		total := len(xs) + onMain[k] + notYet[k]
+		if strings.HasPrefix(k, "spawn") {
+			fmt.Fprintf(w, "%s: %d rounds, %d began on main's thread; on another, from the go statement, p10/p25/p50/p75/p90 %s ns\n",
+				k, total, onMain[k], quantiles(xs))
+			continue
+		}
 		fmt.Fprintf(w, "%s: %d rounds, %d not yet at the receive when main sent, %d started on main's thread after its spin (no other took it in 300µs); on another, from the send, p10/p25/p50/p75/p90 %s ns\n",
 			k, total, notYet[k], onMain[k], quantiles(xs))
 	}

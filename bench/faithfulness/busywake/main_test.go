@@ -23,3 +23,15 @@ func TestSummary(t *testing.T) {
 		t.Error("a line of another tool was taken")
 	}
 }
+
+func TestSpawnSummary(t *testing.T) {
+	rec := "spawn1 100 900* 300\n"
+	var out strings.Builder
+	if err := summary(strings.NewReader(rec), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := "spawn1: 3 rounds, 1 began on main's thread; on another, from the go statement, p10/p25/p50/p75/p90 100/100/100/300/300 ns"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, out.String())
+	}
+}
