@@ -138,7 +138,6 @@ func Run(opts Options) (*runtime.Costs, *Report, error) {
 
 	c.rep.ClockCost = clockCost()
 	c.clock = float64(c.rep.ClockCost)
-	c.procs = max(goruntime.GOMAXPROCS(0), 2)
 	for _, step := range []func() error{
 		c.newproc,
 		c.switches,
@@ -204,7 +203,7 @@ func newCalibration(opts Options) *calibration {
 	if p.Name == "" {
 		p.Name = "default"
 	}
-	return &calibration{opts: opts, start: start, p: p, rep: &Report{}}
+	return &calibration{opts: opts, start: start, p: p, rep: &Report{}, procs: max(goruntime.GOMAXPROCS(0), 2)}
 }
 
 // progress says what is being measured, on Options.Progress.

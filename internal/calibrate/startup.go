@@ -51,7 +51,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -268,7 +267,6 @@ func (c *calibration) startupOnly() (*runtime.Costs, *Report, error) {
 	c.p.Dists = d.Dists
 	c.p.MalgRank = slices.Clone(d.MalgRank)
 	c.p.SysmonLateRank = slices.Clone(d.SysmonLateRank)
-	c.procs = max(goruntime.GOMAXPROCS(0), 2)
 	if err := c.startup(); err != nil {
 		return nil, nil, err
 	}

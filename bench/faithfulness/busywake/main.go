@@ -171,32 +171,15 @@ func summary(r io.Reader, w io.Writer) error {
 	}
 	slices.Sort(kinds)
 	for _, k := range kinds {
-		xs := slices.Clone(other[k])
-		slices.Sort(xs)
+		xs := other[k]
 		total := len(xs) + onMain[k] + notYet[k]
 		if strings.HasPrefix(k, "spawn") {
 			fmt.Fprintf(w, "%s: %d rounds, %d began on main's thread; on another, from the go statement, p10/p25/p50/p75/p90 %s ns\n",
-				k, total, onMain[k], quantiles(xs))
+				k, total, onMain[k], samples.Spread(xs))
 			continue
 		}
 		fmt.Fprintf(w, "%s: %d rounds, %d not yet at the receive when main sent, %d started on main's thread after its spin (no other took it in 300µs); on another, from the send, p10/p25/p50/p75/p90 %s ns\n",
-			k, total, notYet[k], onMain[k], quantiles(xs))
+			k, total, notYet[k], onMain[k], samples.Spread(xs))
 	}
 	return nil
-}
-
-// quantiles formats p10/p25/p50/p75/p90 of sorted xs (nearest rank).
-func quantiles(xs []int64) string {
-	if len(xs) == 0 {
-		return "-"
-	}
-	var parts []string
-	for _, q := range []int{10, 25, 50, 75, 90} {
-		i := (q*len(xs) + 99) / 100
-		if i > 0 {
-			i--
-		}
-		parts = append(parts, strconv.FormatInt(xs[i], 10))
-	}
-	return strings.Join(parts, "/")
 }

@@ -50,6 +50,23 @@ func Capped(xs []int64) [runtime.NumQuantiles]int64 {
 	return q
 }
 
+// Spread formats the p10/p25/p50/p75/p90 of xs, nearest rank, as the
+// timing tools' summaries print them ("83418/92425/110400/124748/143643");
+// "-" for no samples. xs is left as it is.
+func Spread(xs []int64) string {
+	if len(xs) == 0 {
+		return "-"
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	var parts []string
+	for _, q := range []int{10, 25, 50, 75, 90} {
+		i := max((q*len(s)+99)/100-1, 0)
+		parts = append(parts, strconv.FormatInt(s[i], 10))
+	}
+	return strings.Join(parts, "/")
+}
+
 // Format writes q as a profile's file holds it: "[55, 65, ...]".
 func Format(q [runtime.NumQuantiles]int64) string {
 	parts := make([]string, len(q))

@@ -93,3 +93,23 @@ func TestReadPerf(t *testing.T) {
 		t.Errorf("ReadPerf:\n got %+v\nwant %+v", evs, want)
 	}
 }
+
+func TestSpread(t *testing.T) {
+	// 1..100 in reverse: the nearest-rank p10 is 10, p25 25, and so on.
+	xs := make([]int64, 100)
+	for i := range xs {
+		xs[i] = int64(100 - i)
+	}
+	if got, want := Spread(xs), "10/25/50/75/90"; got != want {
+		t.Errorf("Spread(1..100) = %q, want %q", got, want)
+	}
+	if xs[0] != 100 {
+		t.Error("Spread sorted its argument")
+	}
+	if got := Spread([]int64{7}); got != "7/7/7/7/7" {
+		t.Errorf("Spread([7]) = %q", got)
+	}
+	if got := Spread(nil); got != "-" {
+		t.Errorf("Spread(nil) = %q, want -", got)
+	}
+}

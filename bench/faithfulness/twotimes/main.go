@@ -352,7 +352,7 @@ func summary(r io.Reader, w io.Writer) error {
 		if len(allocs[k]) > 0 {
 			fmt.Fprintf(w, "alloc, %s (%s): %d, p10/p25/p50/p75/p90 %s ns\n", k,
 				map[string]string{"here first": "on main's P", "away first": "on another P", "second": "anywhere"}[k],
-				len(allocs[k]), quantiles(allocs[k]))
+				len(allocs[k]), samples.Spread(allocs[k]))
 		}
 	}
 	if len(runs) > 0 {
@@ -363,7 +363,7 @@ func summary(r io.Reader, w io.Writer) error {
 			continue
 		}
 		fmt.Fprintf(w, "%s: first park to start, %d processes, p10/p25/p50/p75/p90 %s ns; later ones %s\n",
-			kind, len(first[kind]), quantiles(first[kind]), quantiles(later[kind]))
+			kind, len(first[kind]), samples.Spread(first[kind]), samples.Spread(later[kind]))
 	}
 	if len(first["wait"]) > 0 && len(first["chan"]) > 0 {
 		base := samples.Quantiles(first["chan"])[schedlab.NumQuantiles/2]
@@ -435,7 +435,7 @@ func windowSummary(ws []windowRun, w io.Writer) {
 			at = "at its receive when main sent"
 		}
 		fmt.Fprintf(w, "%-6s %5.1f%%  %s; on another thread %.1f%%; send to got p10/p25/p50/p75/p90 %s ns\n",
-			k.outcome, 100*float64(len(rs))/float64(len(ws)), at, 100*float64(elsewhere)/float64(len(rs)), quantiles(lat))
+			k.outcome, 100*float64(len(rs))/float64(len(ws)), at, 100*float64(elsewhere)/float64(len(rs)), samples.Spread(lat))
 	}
 }
 
@@ -472,21 +472,6 @@ func raceSummary(runs []run, w io.Writer) {
 		}
 		pct := func(k, of int) string { return fmt.Sprintf("%.1f%%", 100*float64(k)/float64(of)) }
 		fmt.Fprintf(w, "%-6s %6s %7s %7s %6s  %-30s %-30s %s\n", o, pct(len(rs), len(runs)), pct(aElse, len(rs)), pct(bElse, len(rs)), pct(apart, len(rs)),
-			quantiles(gone1), quantiles(first), quantiles(second))
+			samples.Spread(gone1), samples.Spread(first), samples.Spread(second))
 	}
-}
-
-// quantiles formats p10/p25/p50/p75/p90 of xs (nearest rank).
-func quantiles(xs []int64) string {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	var parts []string
-	for _, q := range []int{10, 25, 50, 75, 90} {
-		i := (q*len(s) + 99) / 100
-		if i > 0 {
-			i--
-		}
-		parts = append(parts, strconv.FormatInt(s[i], 10))
-	}
-	return strings.Join(parts, "/")
 }
